@@ -6,8 +6,10 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from baccarat.errors import RulesError
 
-class CardError(ValueError):
+
+class CardError(RulesError):
     """A card that does not exist, described in words a dealer understands."""
 
 

@@ -12,9 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from baccarat.cards import Card, is_natural, point_count
+from baccarat.errors import RulesError
 
 
-class IllegalDeal(ValueError):
+class IllegalDeal(RulesError):
     """A card the rules do not allow at this point of the coup."""
 
 

@@ -1,0 +1,37 @@
+"""Money: Decimal amounts to the cent, commission rounding up (000 §12(c), 002 (c)(3)(i))."""
+
+from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
+from fractions import Fraction
+
+from baccarat.errors import RulesError
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+def parse_amount(text: object) -> Decimal:
+    """A positive amount of money with at most two decimals, from a string or number."""
+    try:
+        amount = Decimal(str(text))
+    except (InvalidOperation, ValueError):
+        raise RulesError(f"'{text}' is not an amount of money.") from None
+    if not amount.is_finite() or amount <= 0:
+        raise RulesError(f"A wager must be more than zero, not {text}.")
+    if amount != amount.quantize(CENT):
+        raise RulesError(f"{text} is not an amount in dollars and cents.")
+    return amount.quantize(CENT)
+
+
+def times(amount: Decimal, ratio: Fraction) -> Decimal:
+    """``amount × ratio`` to the cent, rounded down: the house never pays a fraction of a cent."""
+    exact = amount * ratio.numerator / ratio.denominator
+    return exact.quantize(CENT, rounding=ROUND_DOWN)
+
+
+def vigorish(amount: Decimal, ratio: Fraction, increment: Decimal | None) -> Decimal:
+    """Commission ``amount × ratio`` rounded up to the increment (25¢, 5¢), or to the cent."""
+    if ratio == 0:
+        return ZERO
+    exact = amount * ratio.numerator / ratio.denominator
+    step = increment or CENT
+    return ((exact / step).to_integral_value(rounding=ROUND_CEILING) * step).quantize(CENT)

@@ -1,0 +1,98 @@
+"""Shoe procedures: decks, batches, the shuffle, the cut, the cover cards and the burn.
+
+000 §3-5, 002 (a), (e), 004 §3, §5.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from baccarat.cards import Card, burn_count
+from baccarat.errors import RulesError
+from baccarat.profiles import RulesSubmission
+
+
+def check_decks(rules: RulesSubmission, decks: int, *, automatic_shuffler: bool = False) -> None:
+    """Refuse a number of decks the table's rules do not allow (000 §3(a)-(b))."""
+    if automatic_shuffler:
+        if rules.shuffler_decks is None:
+            raise RulesError("This game is not dealt with an automatic shuffler's batches.")
+        low, high = rules.shuffler_decks
+        if not low <= decks <= high or decks % 2:
+            raise RulesError(
+                f"With an automatic shuffler the table uses {low} to {high} decks in two equal "
+                f"batches of different back colours, not {decks}."
+            )
+        return
+    low, high = rules.decks
+    if not low <= decks <= high:
+        span = f"{low}" if low == high else f"{low} to {high}"
+        raise RulesError(f"This table deals {span} decks, not {decks}.")
+
+
+def batch_for_shoe(shoe_number: int) -> int:
+    """Which of the two batches (0 or 1) deals shoe ``shoe_number`` (1-based): they alternate."""
+    if shoe_number < 1:
+        raise RulesError("Shoes are numbered from 1.")
+    return (shoe_number - 1) % 2
+
+
+class ShuffleStep(enum.Enum):
+    """Steps of a manual shuffle (000 §5(h), 004 §5(g))."""
+
+    PLUG = "plug"
+    RIFFLE = "riffle"
+    TURN = "turn"
+    STRIP = "strip"
+    CUT = "cut"
+
+
+def check_shuffle_steps(steps: Sequence[ShuffleStep]) -> None:
+    """A manual shuffle incorporates each step; no strip before two riffles; the cut comes last."""
+    missing = [s.value for s in ShuffleStep if s not in steps]
+    if missing:
+        raise RulesError("The manual shuffle is missing: " + ", ".join(missing) + ".")
+    riffles = 0
+    for step in steps:
+        if step is ShuffleStep.RIFFLE:
+            riffles += 1
+        if step is ShuffleStep.STRIP and riffles < 2:
+            raise RulesError("The strip may not come before at least two riffles.")
+    if steps[-1] is not ShuffleStep.CUT:
+        raise RulesError("The cut is the last step before the cards go into the shoe.")
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Where the cover card went in (cards from the top) and the second cover card (from the back)."""
+
+    position: int
+    cover_from_back: int
+
+
+def check_cut(rules: RulesSubmission, stack_size: int, cut: Cut) -> None:
+    """The cut at least 10 cards (a deck, big table) from either end; cover ≥ 14 from the back."""
+    least = rules.cut_min_from_end
+    if not least <= cut.position <= stack_size - least:
+        what = "a deck (52 cards)" if least == 52 else f"{least} cards"
+        raise RulesError(
+            f"The cut must be at least {what} in from either end of the {stack_size}-card stack; "
+            f"{cut.position} is not."
+        )
+    if not rules.second_cover_min_from_back <= cut.cover_from_back < stack_size:
+        raise RulesError(
+            f"The second cover card goes at least {rules.second_cover_min_from_back} cards in from "
+            f"the back; {cut.cover_from_back} is not."
+        )
+
+
+def cut_stack(cards: Sequence[Card], position: int) -> tuple[Card, ...]:
+    """The cards above the cover card go to the bottom of the stack (000 §5(d))."""
+    return tuple(cards[position:]) + tuple(cards[:position])
+
+
+def burn(first_card: Card) -> int:
+    """Cards drawn face down after the exposed first card: its face value (000 §5(f))."""
+    return burn_count(first_card)
