@@ -20,7 +20,7 @@ class IllegalDeal(RulesError):
 
 
 def player_draws(player_total: int, banker_total: int) -> bool:
-    """Whether the Player's Hand takes a third card on these two-card Point Counts (000 §10(a)-(b))."""
+    """Whether the Player's Hand draws on these two-card Point Counts (000 §10(a)-(b))."""
     if player_total >= 8 or banker_total >= 8:
         return False
     return player_total <= 5
@@ -109,8 +109,8 @@ class Coup:
         if expected is Expect.NONE:
             raise IllegalDeal(f"No card is due: {self.why_complete()}.")
         if expected.hand == "player":
-            return Coup(self.player + (card,), self.banker)
-        return Coup(self.player, self.banker + (card,))
+            return Coup((*self.player, card), self.banker)
+        return Coup(self.player, (*self.banker, card))
 
     def why_complete(self) -> str:
         """Explain, in the dealer's words, why neither hand takes another card."""
@@ -137,7 +137,7 @@ class Coup:
 
     @classmethod
     def from_hands(cls, player: Sequence[Card], banker: Sequence[Card]) -> Coup:
-        """A complete coup from each hand's cards, refused unless the third-card rule was followed."""
+        """A complete coup from each hand's cards; refused if the third-card rule was broken."""
         if len(player) < 2 or len(banker) < 2:
             raise IllegalDeal("Each hand needs its two initial cards.")
         coup = cls(tuple(player[:2]), tuple(banker[:2]))
@@ -157,7 +157,7 @@ class Coup:
 def _refusal(coup: Coup, hand: str) -> str:
     """Why ``hand`` may not take the card it was given."""
     p_total, b_total = point_count(coup.player[:2]), point_count(coup.banker[:2])
-    if hand == "player" and len(coup.player) == 3 or hand == "banker" and len(coup.banker) == 3:
+    if (hand == "player" and len(coup.player) == 3) or (hand == "banker" and len(coup.banker) == 3):
         return f"The {hand.title()}'s hand already has its third card; no hand takes a fourth."
     if hand == "player":
         if is_natural(coup.banker[:2]) or is_natural(coup.player[:2]):

@@ -2,7 +2,8 @@
 
 Built on the exact enumeration of ``baccarat.enumeration`` and on ``baccarat.wagers.odds``, the same
 function settlement uses, so the math and the money can never disagree. House edges are fractions
-of the initial wager; a wager that pushes counts as a hand played (the texts' "tie and be returned").
+of the initial wager; a wager that pushes counts as a hand played (the texts' "tie and be
+returned").
 Commission is taken exactly, before any rounding to 25¢ or 5¢.
 
 The Royal 9 progressive has no fixed edge: its top prizes are meters; it is left out.

@@ -23,13 +23,13 @@ def parse_amount(text: object) -> Decimal:
 
 
 def times(amount: Decimal, ratio: Fraction) -> Decimal:
-    """``amount × ratio`` to the cent, rounded down: the house never pays a fraction of a cent."""
+    """``amount x ratio`` to the cent, rounded down: the house never pays a fraction of a cent."""
     exact = amount * ratio.numerator / ratio.denominator
     return exact.quantize(CENT, rounding=ROUND_DOWN)
 
 
 def vigorish(amount: Decimal, ratio: Fraction, increment: Decimal | None) -> Decimal:
-    """Commission ``amount × ratio`` rounded up to the increment (25¢, 5¢), or to the cent."""
+    """Commission ``amount x ratio`` rounded up to the increment (25¢, 5¢), or to the cent."""
     if ratio == 0:
         return ZERO
     exact = amount * ratio.numerator / ratio.denominator

@@ -1,10 +1,10 @@
 """Rules Submissions: every option of the five rules texts as data, with bundled presets by name.
 
-A ``RulesSubmission`` is what a licensee files for a table: which wagers it offers, how commission is
-charged and collected, the settlement procedure, the pay tables, the shoe procedures and the
-irregularity procedures. Each field cites the text it comes from (000, 001, 002, 003, 004 are the files
-in ``shared/rules``). Presets are found by name in ``PROFILES``; ``rules_submission()`` applies and
-validates overrides.
+A ``RulesSubmission`` is what a licensee files for a table: which wagers it offers, how
+commission is charged and collected, the settlement procedure, the pay tables, the shoe procedures
+and the irregularity procedures. Each field cites the text it comes from (000, 001, 002, 003, 004
+are the files in ``shared/rules``). Presets are found by name in ``PROFILES``;
+``rules_submission()`` applies and validates overrides.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ class Commission(enum.Enum):
 
     ON_BANKER_WIN = "on_banker_win"  # 000 §12(c), 002 (c)(3): a share of each Banker win
     EZ = "ez"  # 000 §1, §7(a)(1): none; a Banker win with a Dragon 7 pushes
-    BANKER_SIX_PAYS_HALF = "banker_six_pays_half"  # 002 (c)(6), 001, 003: a Banker win on 6 pays 1:2
+    BANKER_SIX_PAYS_HALF = (
+        "banker_six_pays_half"  # 002 (c)(6), 001, 003: a Banker win on 6 pays 1:2
+    )
     ON_TIE = "on_tie"  # 002 (c)(4): 25 % of every Banker wager when the hand ties, none on wins
 
 
@@ -82,7 +84,7 @@ class CutOffer(enum.Enum):
 
 
 class Recut(enum.Enum):
-    """Who recuts when a supervisor orders it (000 §5(e); 002 (e)(7) and 004 §5(f) give a choice)."""
+    """Who recuts on a supervisor's order (000 §5(e); 002 (e)(7) and 004 §5(f) give a choice)."""
 
     NEXT_ENTITLED = "next_entitled"
     LAST_CUTTER = "last_cutter"
@@ -105,7 +107,7 @@ class DeckChange(enum.Enum):
 
 
 class DisclosedUnauthorizedThird(enum.Enum):
-    """A disclosed Player third card that was not due, when Banker stands (000 §13(c), 002 (k)(1))."""
+    """A disclosed Player third card not due, when Banker stands (000 §13(c), 002 (k)(1))."""
 
     BURN_WITH_ONE_MORE = "burn_with_one_more"  # 000 §13(c)(1)
     SIMULATED_ROUND = "simulated_round"  # 000 §13(c)(2)
@@ -154,7 +156,7 @@ class RulesSubmission:
     min_seats: int = 1
     """Fewest numbered seats (big table: 10, 004 §2(a))."""
     max_seats: int = 9
-    """Most numbered seats (mini: 9, 000 §2(a); big: 14; California 7 or 13 plus the player-dealer)."""
+    """Most numbered seats (mini 9, 000 §2(a); big 14; California 8 or 14 incl. player-dealer)."""
     decks: tuple[int, int] = (6, 8)
     """Fewest and most decks in a manual shoe (000 §3(a); 002 (a)(1) at least six; 001 eight)."""
     shuffler_decks: tuple[int, int] | None = (12, 16)
@@ -324,16 +326,23 @@ PROFILES: Mapping[str, RulesSubmission] = {
         ),
         _S42.validate(),
         _preset(
-            _S42, name="s42-mini-4", title="Mini-Baccarat, 4 % commission",
+            _S42,
+            name="s42-mini-4",
+            title="Mini-Baccarat, 4 % commission",
             commission_rate=Decimal("0.04"),
         ),
         _preset(
-            _S42, name="s42-mini-tievig", title="Mini-Baccarat, 25 % commission on ties",
+            _S42,
+            name="s42-mini-tievig",
+            title="Mini-Baccarat, 25 % commission on ties",
             commission=Commission.ON_TIE,
         ),
         _preset(
-            _S42, name="s42-mini-nocommission", title="Mini-Baccarat, no commission",
-            commission=Commission.BANKER_SIX_PAYS_HALF, vigorish_rounding=None,
+            _S42,
+            name="s42-mini-nocommission",
+            title="Mini-Baccarat, no commission",
+            commission=Commission.BANKER_SIX_PAYS_HALF,
+            vigorish_rounding=None,
         ),
         RulesSubmission(
             name="ca-commission-free",
@@ -363,7 +372,7 @@ PROFILES: Mapping[str, RulesSubmission] = {
 
 
 def rules_submission(name: str, overrides: Mapping[str, Any] | None = None) -> RulesSubmission:
-    """The preset ``name`` with ``overrides`` (field name -> value, JSON-style) applied and checked."""
+    """The preset ``name`` with JSON-style ``overrides`` (option -> value) applied and checked."""
     try:
         base = PROFILES[name]
     except KeyError:

@@ -77,7 +77,7 @@ def _money(amount: Decimal) -> str:
 def _required(data: Mapping[str, Any], key: str, kind: type) -> Any:
     value = data.get(key)
     if not isinstance(value, kind):
-        noun = {str: "a name", list: "a list"}.get(kind, kind.__name__)
+        noun = "a list" if kind is list else "a name"
         raise RulesError(f"'{key}' is required and must be {noun}.")
     return value
 
@@ -85,7 +85,7 @@ def _required(data: Mapping[str, Any], key: str, kind: type) -> Any:
 def _cards(data: Mapping[str, Any], hand: str) -> tuple[Any, ...]:
     cards = _required(data, hand, list)
     if not all(isinstance(c, str) for c in cards):
-        raise RulesError(f"The {hand} cards must be card codes such as \"KH\" or \"10D\".")
+        raise RulesError(f'The {hand} cards must be card codes such as "KH" or "10D".')
     return parse_cards(cards)
 
 

@@ -1,12 +1,13 @@
 """Seats around the table: directions, who turns the cards, the cut, the curator, the player-dealer.
 
 Geometry, one convention for every text: seat 1 is at the dealer's right and the seat numbers rise
-counterclockwise (the direction a player's right hand points). So "counterclockwise" is ascending seat
-numbers, wrapping from the highest back to 1, and "clockwise" is descending. With it, each text reads
-literally: the shoe passes from seat 1 to the right (004 §7(b), §14(b)); the cut is offered from the
-highest seat clockwise (000 §5(b)); House Money is settled from the dealer's right counterclockwise
-(000 §8(c)(3)); a tie for the cards goes to the player closest to the dealer counterclockwise, the
-lowest seat (000 §8(c)(6)); California action starts at the player-dealer's left, clockwise (001).
+counterclockwise (the direction a player's right hand points). So "counterclockwise" is ascending
+seat numbers, wrapping from the highest back to 1, and "clockwise" is descending. With it, each
+text reads literally: the shoe passes from seat 1 to the right (004 §7(b), §14(b)); the cut is
+offered from the highest seat clockwise (000 §5(b)); House Money is settled from the dealer's right
+counterclockwise (000 §8(c)(3)); a tie for the cards goes to the player closest to the dealer
+counterclockwise, the lowest seat (000 §8(c)(6)); California action starts at the player-dealer's
+left, clockwise (001).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def cut_offer_order(
     *,
     last_curator: int | None = None,
 ) -> list[int]:
-    """The order players are offered the cut; the dealer cuts if none accepts (000 §5(b), 004 §5(c))."""
+    """The order players are offered the cut; the dealer cuts if none accepts (000 §5(b))."""
     seats = sorted(set(occupied))
     if not seats or rules.cut_offer is CutOffer.DEALER_CUTS:
         return []
@@ -91,7 +92,7 @@ def recut_order(
 
 
 def curator_offer_order(occupied: Iterable[int], *, previous: int | None = None) -> list[int]:
-    """Who is offered the shoe (004 §7(b), §14(b)): seat 1 first, or the right of the last curator."""
+    """Who is offered the shoe (004 §7(b), §14(b)): seat 1 first, or right of the last curator."""
     if previous is None:
         return counterclockwise(occupied, after=0)
     return relinquish_order(previous, occupied)

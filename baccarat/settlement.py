@@ -111,7 +111,9 @@ def check_wagers(
     by_seat: dict[int, set[WagerType]] = {}
     for w in wagers:
         if not 1 <= w.seat <= rules.max_seats:
-            raise RulesError(f"There is no seat {w.seat} at this table (seats 1-{rules.max_seats}).")
+            raise RulesError(
+                f"There is no seat {w.seat} at this table (seats 1-{rules.max_seats})."
+            )
         if not rules.offers(w.type):
             raise RulesError(f"This table does not offer the {w.type.label} wager.")
         if w.amount <= 0:
@@ -130,7 +132,8 @@ def check_wagers(
             WagerType.BANKER,
         }:
             raise RulesError(
-                f"Seat {w.seat} has no Player or Banker wager for the House Money payout to ride on."
+                f"Seat {w.seat} has no Player or Banker wager for the House Money payout "
+                "to ride on."
             )
         pair = w.type in (WagerType.PLAYER_PAIR, WagerType.BANKER_PAIR)
         if pair and rules.pair_requires_main_wager and not any(t.is_main for t in by_seat[w.seat]):
@@ -222,7 +225,9 @@ def _house_money(
     for w, r in decided:
         ride_amount = rides.get((w.seat, w.ride), ZERO) if w.ride else ZERO
         settled.append(
-            SettledWager(w.seat, w.type, w.amount, r.result, r.payout, r.vigorish, ridden=ride_amount)
+            SettledWager(
+                w.seat, w.type, w.amount, r.result, r.payout, r.vigorish, ridden=ride_amount
+            )
         )
     return settled, rides, steps
 
@@ -252,7 +257,9 @@ def _type_order(w: Wager | SettledWager) -> int:
 def _round_steps(settled: Sequence[SettledWager], rules: RulesSubmission) -> list[Step]:
     """Losers collected, then winners paid and commission taken by the table's procedure."""
     by_seat = sorted(settled, key=lambda s: (-s.seat, _type_order(s)))
-    steps = [Step(Action.COLLECT, s.seat, s.type, s.amount) for s in by_seat if s.result is Result.LOSE]
+    steps = [
+        Step(Action.COLLECT, s.seat, s.type, s.amount) for s in by_seat if s.result is Result.LOSE
+    ]
     pays: dict[int, list[Step]] = {}
     vigs: dict[int, list[Step]] = {}
     for s in by_seat:
@@ -273,7 +280,9 @@ def _round_steps(settled: Sequence[SettledWager], rules: RulesSubmission) -> lis
         for seat in seats:
             first, second = (vigs, pays) if vig_first else (pays, vigs)
             steps += first.get(seat, []) + second.get(seat, [])
-    steps += [Step(Action.RETURN, s.seat, s.type, s.amount) for s in by_seat if s.result is Result.PUSH]
+    steps += [
+        Step(Action.RETURN, s.seat, s.type, s.amount) for s in by_seat if s.result is Result.PUSH
+    ]
     return steps
 
 
@@ -284,7 +293,9 @@ def _pay(s: SettledWager) -> Step:
 def _vig(s: SettledWager, rules: RulesSubmission) -> Step:
     """Commission on a win is marked when deferred; 25 % tie commission is always collected."""
     mark = rules.marks_vigorish and s.result is Result.WIN
-    return Step(Action.MARK_VIGORISH if mark else Action.COLLECT_VIGORISH, s.seat, s.type, s.vigorish)
+    return Step(
+        Action.MARK_VIGORISH if mark else Action.COLLECT_VIGORISH, s.seat, s.type, s.vigorish
+    )
 
 
 _LINES = (WagerType.PLAYER, WagerType.BANKER, WagerType.TIE)
@@ -333,7 +344,9 @@ def _cover(
     if returned > 0:
         steps.append(Step(Action.RETURN, w.seat, w.type, returned))
     result = r.result if covered > 0 else Result.PUSH
-    settled = SettledWager(w.seat, w.type, w.amount, result, r.payout, r.vigorish, returned=returned)
+    settled = SettledWager(
+        w.seat, w.type, w.amount, result, r.payout, r.vigorish, returned=returned
+    )
     return settled, steps, net
 
 

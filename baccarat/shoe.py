@@ -66,7 +66,7 @@ def check_shuffle_steps(steps: Sequence[ShuffleStep]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """Where the cover card went in (cards from the top) and the second cover card (from the back)."""
+    """Where the cover card went in (cards from the top), and the second one (from the back)."""
 
     position: int
     cover_from_back: int

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baccarat.composition import Composition  # noqa: E402
-from baccarat.gamemath import analyse  # noqa: E402
-from baccarat.profiles import PROFILES  # noqa: E402
+from baccarat.composition import Composition
+from baccarat.gamemath import analyse
+from baccarat.profiles import PROFILES
 
 
 def depleted_shoes(count: int, seed: int = 20261121) -> list[Composition]:
