@@ -1,0 +1,24 @@
+"""URLs. Later issues add /dealer/, /floor/, /surveillance/ and /display/ beside home."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.contrib.staticfiles.urls import staticfiles_urlpatterns
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView
+
+from pit import views as pit_views
+
+urlpatterns = [
+    path("", pit_views.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("admin/", admin.site.urls),
+]
+
+if settings.DEBUG:
+    # runserver serves static files itself; this covers daphne run directly (docker compose).
+    urlpatterns += staticfiles_urlpatterns()
