@@ -1,0 +1,31 @@
+"""Staff roles. Each is a Django Group of the same name (created by migration pit 0002)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser, User
+
+DEALER = "dealer"
+FLOORPERSON = "floorperson"
+PIT_BOSS = "pit_boss"
+PIT_CLERK = "pit_clerk"
+SURVEILLANCE = "surveillance"
+ACCOUNTING = "accounting"
+
+ROLES: tuple[str, ...] = (DEALER, FLOORPERSON, PIT_BOSS, PIT_CLERK, SURVEILLANCE, ACCOUNTING)
+
+LABELS: dict[str, str] = {
+    DEALER: "Dealer",
+    FLOORPERSON: "Floorperson",
+    PIT_BOSS: "Pit boss",
+    PIT_CLERK: "Pit clerk",
+    SURVEILLANCE: "Surveillance",
+    ACCOUNTING: "Accounting",
+}
+
+
+def role_of(user: User | AnonymousUser) -> str | None:
+    """The user's role: the first of ``ROLES`` among their groups; None if they have none."""
+    if not user.is_authenticated:
+        return None
+    names = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+    return next((role for role in ROLES if role in names), None)

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from pit.models import Pit
+from pit.roles import LABELS, role_of
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """Who you are, your role, and the floor: every pit with its tables and their rules."""
+    role = role_of(request.user)
+    pits = Pit.objects.select_related("casino").prefetch_related("tables")
+    return render(
+        request,
+        "home.html",
+        {"role": role, "role_label": LABELS.get(role or ""), "pits": pits},
+    )
