@@ -1,0 +1,1 @@
+"""Surveillance admin (nothing registered yet)."""

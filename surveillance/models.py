@@ -1,0 +1,1 @@
+"""Surveillance records (none yet)."""

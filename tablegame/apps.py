@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class TablegameConfig(AppConfig):
+    """Baccarat tables and the games dealt on them; the rules come from the ``baccarat`` package."""
+
+    name = "tablegame"
+    default_auto_field = "django.db.models.BigAutoField"
