@@ -1,0 +1,90 @@
+"""``manage.py seed_demo``: a demo floor and one user per role. Running it again creates nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from baccarat.profiles import PROFILES, RulesSubmission
+from pit import roles
+from pit.models import Casino, Pit
+from tablegame.models import Table
+
+DEMO_CASINO = "Demo Casino"
+DEMO_PIT = "Pit 1"
+DEMO_PASSWORD = "baccarat"
+
+# username -> role
+DEMO_USERS: dict[str, str] = {
+    "dealer": roles.DEALER,
+    "floor": roles.FLOORPERSON,
+    "pitboss": roles.PIT_BOSS,
+    "clerk": roles.PIT_CLERK,
+    "surveillance": roles.SURVEILLANCE,
+    "accounting": roles.ACCOUNTING,
+}
+
+
+def _table_prefix(rules: RulesSubmission) -> str:
+    """``BB`` for a big table, ``MB`` for minibaccarat, as on the table signs."""
+    return "BB" if rules.table_type.value == "big" else "MB"
+
+
+def _ensure_table(pit: Pit, rules: RulesSubmission) -> Table | None:
+    """The pit's table for this profile, created with the next free sign number if missing.
+
+    Returns the new table, or None when the pit already had one.
+    """
+    if Table.objects.filter(pit=pit, profile=rules.name).exists():
+        return None
+    prefix = _table_prefix(rules)
+    taken = set(pit.tables.filter(name__startswith=f"{prefix}-").values_list("name", flat=True))
+    number = next(n for n in range(1, len(taken) + 2) if f"{prefix}-{n}" not in taken)
+    table = Table(
+        pit=pit, name=f"{prefix}-{number}", profile=rules.name, seat_count=rules.max_seats
+    )
+    table.full_clean()
+    table.save()
+    return table
+
+
+def _ensure_user(username: str, *, superuser: bool = False) -> bool:
+    """Create the user with the demo password if missing; True when created."""
+    if User.objects.filter(username=username).exists():
+        return False
+    if superuser:
+        User.objects.create_superuser(username, password=DEMO_PASSWORD)
+    else:
+        User.objects.create_user(username, password=DEMO_PASSWORD)
+    return True
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a demo casino, 'Pit 1' with one table per bundled rules profile, one user per "
+        f"role and a superuser 'admin', all with password '{DEMO_PASSWORD}'. Idempotent."
+    )
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        casino, _ = Casino.objects.get_or_create(name=DEMO_CASINO)
+        pit, _ = Pit.objects.get_or_create(casino=casino, name=DEMO_PIT)
+        new_tables = [t for t in (_ensure_table(pit, p) for p in PROFILES.values()) if t]
+
+        new_users = []
+        for username, role in DEMO_USERS.items():
+            if _ensure_user(username):
+                new_users.append(username)
+            group, _ = Group.objects.get_or_create(name=role)
+            User.objects.get(username=username).groups.add(group)
+        if _ensure_user("admin", superuser=True):
+            new_users.append("admin")
+
+        self.stdout.write(
+            f"{casino}, {pit}: {pit.tables.count()} tables "
+            f"({', '.join(map(str, new_tables)) or 'none'} new); "
+            f"users created: {', '.join(new_users) or 'none'}."
+        )
