@@ -1,0 +1,43 @@
+# make run: the embedded demo on http://127.0.0.1:8000 (SQLite, in-memory channels, eager Celery).
+# make test: lint, then pytest against the local PostgreSQL and Redis.
+.DEFAULT_GOAL := run
+.PHONY: run test lint bench clean venv
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.requirements.stamp
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/baccarat
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when requirements.txt is newer than the last install.
+$(STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -r requirements.txt
+	touch $@
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(STAMP)
+	scripts/ensure_services.sh
+	$(MAKE) lint
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy baccarat
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
