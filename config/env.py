@@ -39,7 +39,7 @@ def env_list(env: Mapping[str, str], name: str, *, default: list[str]) -> list[s
 def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
     """The default database: ``DATABASE_URL``, or SQLite at ``var/db.sqlite3``."""
     default = f"sqlite:///{base_dir / 'var' / 'db.sqlite3'}"
-    return dict(dj_database_url.parse(env.get("DATABASE_URL") or default, conn_max_age=60))
+    return dict(dj_database_url.parse(env.get("DATABASE_URL") or default))
 
 
 def channel_layers_from_env(env: Mapping[str, str]) -> dict[str, Any]:

@@ -16,5 +16,5 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "home.html",
-        {"role": role, "role_label": LABELS.get(role or ""), "pits": pits},
+        {"role": role, "role_label": LABELS[role] if role else None, "pits": pits},
     )
