@@ -1,0 +1,219 @@
+"""Appending to a table's event chain, and checking that nobody has changed it since.
+
+The one write path is :func:`record_event`, called by the action that makes the change, in its
+transaction. :func:`verify_chain` recomputes a table's chain from its first event.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import connection, transaction
+from django.utils import timezone
+
+from surveillance.models import ACTION_MAX_LENGTH, GENESIS_HASH, Event
+from tablegame.models import Table
+
+# Events are read back in chunks of this size, so a long chain is never in memory at once.
+CHUNK_SIZE = 2000
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """What :func:`verify_chain` found for one table."""
+
+    ok: bool
+    """True when every event is present, unaltered and linked to the one before it."""
+    checked: int
+    """How many events were found intact, from event 1 up to the first bad one (if any)."""
+    first_bad_sequence: int | None
+    """The number of the first event that is altered, missing or out of line; None when ok."""
+    reason: str
+    """In plain words: "chain intact", or what is wrong with ``first_bad_sequence``."""
+
+
+def record_event(*, table: Table, actor: User | None, action: str, data: dict[str, Any]) -> Event:
+    """Append one event to the table's chain and return it.
+
+    Call it inside ``transaction.atomic()`` after locking the table row with
+    ``Table.objects.select_for_update()``, in the same transaction as the change it records.
+    ``data`` must be plain JSON: dicts with string keys, lists, strings, integers, booleans and
+    None. Money is a string (``str(amount)``); floats are refused because PostgreSQL's jsonb
+    may give them back in another form (``1e16`` comes back as an integer), which would make an
+    untouched event look altered.
+    """
+    if not connection.in_atomic_block:
+        raise transaction.TransactionManagementError(
+            "record_event must run inside transaction.atomic(), with the table row locked by "
+            "Table.objects.select_for_update(): that lock is what orders a table's events."
+        )
+    if table.pk is None:
+        raise ValueError("record_event needs a saved table")
+    if actor is not None and actor.pk is None:
+        raise ValueError("record_event needs a saved actor (or None for the system)")
+    try:
+        validate_slug(action)
+    except ValidationError as exc:
+        raise ValueError(
+            f"action {action!r} is not a slug: use letters, digits, _ and -, e.g. 'card_dealt'"
+        ) from exc
+    if len(action) > ACTION_MAX_LENGTH:
+        raise ValueError(f"action {action!r} is longer than {ACTION_MAX_LENGTH} characters")
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a dict, not {type(data).__name__}")
+    _check_plain_json(data, "data")
+
+    # The caller's row lock on the table (select_for_update) is what serialises appends per
+    # table: a second transaction appending to the same table waits at its select_for_update
+    # until the first commits, and only then reads the last event (the one the first wrote).
+    # Without the lock, both would pick the same sequence and the unique (table, sequence)
+    # constraint would refuse the second: an error, never a forked chain.
+    last = (
+        Event.objects.filter(table_id=table.pk)
+        .order_by("-sequence")
+        .values_list("sequence", "hash")
+        .first()
+    )
+    sequence, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
+    created_at = timezone.now()
+    actor_id = actor.pk if actor is not None else None
+    return Event.objects.create(
+        table_id=table.pk,
+        sequence=sequence,
+        actor_id=actor_id,
+        action=action,
+        data=data,
+        created_at=created_at,
+        prev_hash=prev_hash,
+        hash=event_hash(
+            table_id=table.pk,
+            sequence=sequence,
+            actor_id=actor_id,
+            action=action,
+            data=data,
+            created_at=created_at,
+            prev_hash=prev_hash,
+        ),
+    )
+
+
+def event_hash(
+    *,
+    table_id: int,
+    sequence: int,
+    actor_id: int | None,
+    action: str,
+    data: dict[str, Any],
+    created_at: datetime.datetime,
+    prev_hash: str,
+) -> str:
+    """SHA-256 (hex) of an event's canonical JSON: sorted keys, no spaces, UTF-8."""
+    canonical = json.dumps(
+        {
+            "table": table_id,
+            "sequence": sequence,
+            "actor": actor_id,
+            "action": action,
+            "data": data,
+            "created_at": created_at.astimezone(datetime.UTC).isoformat(timespec="microseconds"),
+            "prev_hash": prev_hash,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def verify_chain(table: Table) -> ChainReport:
+    """Recompute the table's chain from event 1 and report the first event that does not fit.
+
+    Finds events whose contents were altered, events missing from the middle of the chain, and
+    events that do not link to the one before them. It cannot see events removed from the end:
+    the triggers of migration 0002 are what prevents that.
+    """
+    checked = 0
+    prev_hash = GENESIS_HASH
+    for event in _events_in_order(table):
+        expected = checked + 1
+        if event.sequence != expected:
+            return _broken(checked, expected, f"event {expected} is missing")
+        recomputed = event_hash(
+            table_id=event.table_id,
+            sequence=event.sequence,
+            actor_id=event.actor_id,
+            action=event.action,
+            data=event.data,
+            created_at=event.created_at,
+            prev_hash=event.prev_hash,
+        )
+        if recomputed != event.hash:
+            return _broken(
+                checked,
+                expected,
+                f"event {expected} was altered: its hash does not match its contents",
+            )
+        if event.prev_hash != prev_hash:
+            if expected == 1:
+                reason = "event 1 does not start the chain: its previous hash is not all zeros"
+            else:
+                reason = f"event {expected} does not follow event {expected - 1}"
+            return _broken(checked, expected, reason)
+        prev_hash = event.hash
+        checked = expected
+    return ChainReport(ok=True, checked=checked, first_bad_sequence=None, reason="chain intact")
+
+
+def _events_in_order(table: Table) -> Iterator[Event]:
+    return (
+        Event.objects.filter(table_id=table.pk).order_by("sequence").iterator(chunk_size=CHUNK_SIZE)
+    )
+
+
+def _broken(checked: int, sequence: int, reason: str) -> ChainReport:
+    return ChainReport(ok=False, checked=checked, first_bad_sequence=sequence, reason=reason)
+
+
+def _check_plain_json(value: object, path: str) -> None:
+    """Raise TypeError naming the first value under ``path`` that is not plain JSON."""
+    if value is None or isinstance(value, bool | int):
+        return
+    if isinstance(value, str):
+        _check_string(value, path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{path} has a key {key!r} that is not a string")
+            _check_string(key, f"{path} key {key!r}")
+            _check_plain_json(item, f"{path}[{key!r}]")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_plain_json(item, f"{path}[{index}]")
+    elif isinstance(value, float):
+        kind = "a float" if math.isfinite(value) else "not a number JSON can hold"
+        raise TypeError(
+            f"{path} is {kind} ({value!r}): record it as a string, e.g. str(Decimal(...)), "
+            "so that it reads back exactly as hashed"
+        )
+    else:
+        hint = " (money is recorded as a string: str(amount))" if isinstance(value, Decimal) else ""
+        raise TypeError(f"{path} is a {type(value).__name__}, which is not plain JSON{hint}")
+
+
+def _check_string(value: str, path: str) -> None:
+    if "\x00" in value:
+        raise TypeError(f"{path} holds a NUL character, which PostgreSQL's JSON cannot store")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise TypeError(f"{path} is not valid Unicode text (a lone surrogate)") from exc

@@ -1,0 +1,41 @@
+"""Helpers for the surveillance tests: appending as an action does, and tampering."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+
+from surveillance.models import Event
+from surveillance.record import record_event
+from tablegame.models import Table
+
+
+def record(
+    table: Table,
+    action: str = "card_dealt",
+    data: dict[str, Any] | None = None,
+    *,
+    actor: User | None = None,
+) -> Event:
+    """Append one event the way an action does: in a transaction, holding the table's row lock."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        return record_event(
+            table=locked, actor=actor, action=action, data={"card": "AS"} if data is None else data
+        )
+
+
+@contextmanager
+def triggers_bypassed() -> Iterator[None]:
+    """Switch off the append-only triggers on this connection, as the database superuser can."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET session_replication_role")
