@@ -138,8 +138,9 @@ class Coup:
     @classmethod
     def from_hands(cls, player: Sequence[Card], banker: Sequence[Card]) -> Coup:
         """A complete coup from each hand's cards; refused if the third-card rule was broken."""
-        if len(player) < 2 or len(banker) < 2:
-            raise IllegalDeal("Each hand needs its two initial cards.")
+        for hand, cards in (("Player", player), ("Banker", banker)):
+            if len(cards) < 2:
+                raise IllegalDeal(f"The {hand}'s hand needs its two initial cards.")
         coup = cls(tuple(player[:2]), tuple(banker[:2]))
         for hand, extra in (("player", player[2:]), ("banker", banker[2:])):
             for card in extra:

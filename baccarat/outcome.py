@@ -100,10 +100,9 @@ class Outcome:
 
     def announcement(self, *, ez: bool = False) -> str:
         """What the dealer calls (000 §11(a)): the winner, "tie hand", "Dragon 7" or "Panda 8"."""
-        if ez and self.is_dragon7:
-            return "Dragon 7"
-        if ez and self.is_panda8:
-            return "Panda 8"
+        if ez and (self.is_dragon7 or self.is_panda8):
+            call = "Dragon 7" if self.is_dragon7 else "Panda 8"
+            return f"{call}: {self.announcement()}"
         if self.winner is Winner.TIE:
             return f"Tie hand, {self.player_total} to {self.banker_total}"
         if self.winner is Winner.BANKER:

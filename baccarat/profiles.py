@@ -160,7 +160,9 @@ class RulesSubmission:
     decks: tuple[int, int] = (6, 8)
     """Fewest and most decks in a manual shoe (000 §3(a); 002 (a)(1) at least six; 001 eight)."""
     shuffler_decks: tuple[int, int] | None = (12, 16)
-    """Decks in two batches with an automatic shuffler (000 §3(b)); None where not allowed."""
+    """Decks with an automatic shuffler (000 §3(b)); None where not allowed."""
+    shuffler_batches: bool = True
+    """The shuffler's decks form two equal batches of different backs, used alternately."""
     deck_change: DeckChange = DeckChange.EVERY_24_HOURS
     wagers: frozenset[WagerType] = _MINI_WAGERS
     """The wagers the table offers."""
@@ -235,6 +237,12 @@ class RulesSubmission:
 
 def _problems(p: RulesSubmission) -> list[str]:
     out = []
+    if p.tie_commission_rate != Decimal("0.25"):
+        out.append("the commission on a tie is 25 % of the Banker wager")
+    if not 6 <= p.decks[0] <= p.decks[1]:
+        out.append("a shoe holds at least six decks")
+    if p.player_dealer and (p.decks != (8, 8) or p.shuffler_decks not in (None, (8, 8))):
+        out.append("the California game uses eight decks, in a shoe or a shuffler")
     if p.tie_odds < 8:
         out.append("a winning Tie Wager pays at least 8 to 1")
     if p.commission is Commission.ON_BANKER_WIN and p.commission_rate not in _RATES:
@@ -350,7 +358,8 @@ PROFILES: Mapping[str, RulesSubmission] = {
             source="001",
             max_seats=14,
             decks=(8, 8),
-            shuffler_decks=None,
+            shuffler_decks=(8, 8),
+            shuffler_batches=False,
             commission=Commission.BANKER_SIX_PAYS_HALF,
             vigorish_rounding=None,
             settlement=SettlementProcedure.CALIFORNIA_LINES,

@@ -19,11 +19,11 @@ def settle_round(data: Any) -> dict[str, Any]:
     """Settle the round described by ``data`` (parsed JSON); RulesError says what is wrong."""
     if not isinstance(data, Mapping):
         raise RulesError("The round must be a JSON object.")
-    rules = rules_submission(_required(data, "profile", str), data.get("options") or {})
+    rules = rules_submission(_required(data, "profile", str), _object(data, "options"))
     coup = Coup.from_hands(_cards(data, "player"), _cards(data, "banker"))
     wagers = [_wager(i, w) for i, w in enumerate(_required(data, "wagers", list), start=1)]
     pd = _player_dealer(data.get("player_dealer"))
-    meters = {str(k): parse_amount(v) for k, v in (data.get("progressives") or {}).items()}
+    meters = {str(k): parse_amount(v) for k, v in _object(data, "progressives").items()}
     return settlement_json(settle(coup, wagers, rules, player_dealer=pd, meters=meters), coup)
 
 
@@ -82,6 +82,15 @@ def _required(data: Mapping[str, Any], key: str, kind: type) -> Any:
     return value
 
 
+def _object(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise RulesError(f"'{key}' must be a JSON object.")
+    return value
+
+
 def _cards(data: Mapping[str, Any], hand: str) -> tuple[Any, ...]:
     cards = _required(data, hand, list)
     if not all(isinstance(c, str) for c in cards):
@@ -96,6 +105,8 @@ def _wager(number: int, raw: Any) -> Wager:
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise RulesError(f"Wager {number} needs a seat number.")
     kind = _wager_type(raw.get("type"), number)
+    if raw.get("amount") is None:
+        raise RulesError(f"Wager {number} needs an amount.")
     ride = raw.get("ride")
     return Wager(
         seat=seat,

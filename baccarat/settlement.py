@@ -22,11 +22,11 @@ from fractions import Fraction
 from baccarat.drawing import Coup
 from baccarat.errors import RulesError
 from baccarat.money import CENT, ZERO, times
-from baccarat.outcome import Outcome
+from baccarat.outcome import Outcome, first_two_pairs
 from baccarat.profiles import RulesSubmission, SettlementProcedure
 from baccarat.royal9 import royal9_award, royal9_prize
 from baccarat.seating import california_action_order
-from baccarat.wagers import Odds, Resolution, Result, odds, resolve
+from baccarat.wagers import Odds, Resolution, Result, house_money, odds, resolve
 from baccarat.wagertypes import WagerType
 
 
@@ -170,9 +170,10 @@ def settle(
     check_wagers(wagers, rules, player_dealer)
     outcome = Outcome.of(coup)
     steps: list[Step] = list(_fee_steps(wagers, rules, player_dealer))
-    house_money, rides, hm_steps = _house_money(wagers, outcome, rules)
-    steps += hm_steps
-    rest = [_with_ride(w, rides) for w in wagers if w.type is not WagerType.HOUSE_MONEY]
+    hm = settle_house_money(coup, wagers, rules)
+    steps += hm.steps
+    house_money = list(hm.wagers)
+    rest = [_with_ride(w, hm.rides) for w in wagers if w.type is not WagerType.HOUSE_MONEY]
     if rules.player_dealer:
         assert player_dealer is not None
         settled, round_steps, net = _california(rest, outcome, rules, player_dealer)
@@ -201,35 +202,49 @@ def _fee_steps(
             yield Step(Action.COLLECT_FEE, seat, w.type, fees.per_bet(w.type), "fees")
 
 
-def _house_money(
-    wagers: Sequence[Wager], outcome: Outcome, rules: RulesSubmission
-) -> tuple[list[SettledWager], dict[tuple[int, WagerType], Decimal], list[Step]]:
-    """House Money before third cards: from the dealer's right counterclockwise (000 §8(c)(3))."""
-    settled, rides, steps = [], {}, []
+@dataclass(frozen=True, slots=True)
+class HouseMoneySettlement:
+    """House Money settled on the first four cards, before any third card (000 §8(c)(3))."""
+
+    wagers: tuple[SettledWager, ...]
+    steps: tuple[Step, ...]
+    rides: Mapping[tuple[int, WagerType], Decimal]
+    """(seat, Player or Banker) -> the payout added to that wager."""
+
+
+def settle_house_money(
+    coup: Coup, wagers: Sequence[Wager], rules: RulesSubmission
+) -> HouseMoneySettlement:
+    """Settle the House Money wagers once the first four cards are face up.
+
+    From the dealer's right counterclockwise: losing wagers collected, then winners paid; a winner
+    may let all, or the Rules Submission's portion, of the payout ride on the seat's wager.
+    """
+    player_pair, banker_pair = first_two_pairs(coup)
+    decided_odds = house_money(player_pair, banker_pair)
     hm = sorted((w for w in wagers if w.type is WagerType.HOUSE_MONEY), key=lambda w: w.seat)
-    decided = [(w, resolve(w.amount, odds(w.type, outcome, rules), rules)) for w in hm]
+    decided = [(w, resolve(w.amount, decided_odds, rules)) for w in hm]
+    rides: dict[tuple[int, WagerType], Decimal] = {}
+    steps = [
+        Step(Action.COLLECT, w.seat, w.type, w.amount, "house_money")
+        for w, r in decided
+        if r.result is Result.LOSE
+    ]
+    settled = []
     for w, r in decided:
-        if r.result is Result.LOSE:
-            steps.append(Step(Action.COLLECT, w.seat, w.type, w.amount, "house_money"))
-    for w, r in decided:
-        if r.result is not Result.WIN:
-            continue
         ridden = ZERO
-        if w.ride is not None:
-            ridden = (r.payout * rules.house_money_ride_portion).quantize(CENT, ROUND_DOWN)
-            rides[(w.seat, w.ride)] = ridden
-        if r.payout - ridden > 0:
-            steps.append(Step(Action.PAY, w.seat, w.type, r.payout - ridden, "house_money"))
-        if ridden:
-            steps.append(Step(Action.RIDE, w.seat, w.ride, ridden, "house_money"))
-    for w, r in decided:
-        ride_amount = rides.get((w.seat, w.ride), ZERO) if w.ride else ZERO
+        if r.result is Result.WIN:
+            if w.ride is not None:
+                ridden = (r.payout * rules.house_money_ride_portion).quantize(CENT, ROUND_DOWN)
+                rides[(w.seat, w.ride)] = ridden
+            if r.payout - ridden > 0:
+                steps.append(Step(Action.PAY, w.seat, w.type, r.payout - ridden, "house_money"))
+            if ridden:
+                steps.append(Step(Action.RIDE, w.seat, w.ride, ridden, "house_money"))
         settled.append(
-            SettledWager(
-                w.seat, w.type, w.amount, r.result, r.payout, r.vigorish, ridden=ride_amount
-            )
+            SettledWager(w.seat, w.type, w.amount, r.result, r.payout, r.vigorish, ridden=ridden)
         )
-    return settled, rides, steps
+    return HouseMoneySettlement(tuple(settled), tuple(steps), rides)
 
 
 def _with_ride(w: Wager, rides: Mapping[tuple[int, WagerType], Decimal]) -> Wager:
@@ -263,7 +278,7 @@ def _round_steps(settled: Sequence[SettledWager], rules: RulesSubmission) -> lis
     pays: dict[int, list[Step]] = {}
     vigs: dict[int, list[Step]] = {}
     for s in by_seat:
-        if s.result is Result.WIN:
+        if s.result is Result.WIN and s.payout > 0:
             pays.setdefault(s.seat, []).append(_pay(s))
         if s.vigorish > 0:
             vigs.setdefault(s.seat, []).append(_vig(s, rules))
@@ -339,7 +354,7 @@ def _cover(
         covered = min(w.amount, _stake_for(room, decided.pays))
         r = resolve(covered, decided, rules)
         net -= r.payout
-        steps = [Step(Action.PAY, w.seat, w.type, r.payout)] if covered > 0 else []
+        steps = [Step(Action.PAY, w.seat, w.type, r.payout)] if r.payout > 0 else []
     returned = w.amount - covered
     if returned > 0:
         steps.append(Step(Action.RETURN, w.seat, w.type, returned))

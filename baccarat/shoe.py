@@ -16,10 +16,18 @@ from baccarat.profiles import RulesSubmission
 
 def check_decks(rules: RulesSubmission, decks: int, *, automatic_shuffler: bool = False) -> None:
     """Refuse a number of decks the table's rules do not allow (000 §3(a)-(b))."""
+    if rules.royal9 is not None and decks not in (6, 8) and not automatic_shuffler:
+        raise RulesError(
+            f"With the Royal 9 progressive the shoe holds six or eight decks, not {decks}."
+        )
     if automatic_shuffler:
         if rules.shuffler_decks is None:
             raise RulesError("This game is not dealt with an automatic shuffler's batches.")
         low, high = rules.shuffler_decks
+        if not rules.shuffler_batches:
+            if not low <= decks <= high:
+                raise RulesError(f"With the shuffler the game uses {low} decks, not {decks}.")
+            return
         if not low <= decks <= high or decks % 2:
             raise RulesError(
                 f"With an automatic shuffler the table uses {low} to {high} decks in two equal "

@@ -461,11 +461,6 @@ def test_from_hands_refuses_a_hand_of_fewer_than_two_cards(
         Coup.from_hands(parse_cards(player), parse_cards(banker))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE GAP (brief, not a rules text): the refusal of a hand with fewer than two cards "
-    "says 'Each hand needs its two initial cards.' without naming the hand that is short",
-)
 @pytest.mark.parametrize(
     ("player", "banker", "short"),
     [(["2C"], ["KD", "7S"], "player"), (["2C", "3D"], ["KD"], "banker")],

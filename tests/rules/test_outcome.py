@@ -181,12 +181,6 @@ def test_an_ez_table_announces_panda_8() -> None:
     assert "Panda 8" in outcome("2C AD 5H", "4S 3H").announcement(ez=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE BUG: 000 §11(a) / 004 §12(a) - the dealer announces the final Point Count of "
-    "each hand indicating which hand has won, and at an EZ table also 'Dragon 7' or 'Panda 8'; "
-    "Outcome.announcement(ez=True) says only 'Dragon 7' / 'Panda 8', without the counts or winner",
-)
 @pytest.mark.parametrize(
     ("player", "banker", "call", "winner_word", "counts"),
     [

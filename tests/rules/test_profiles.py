@@ -333,22 +333,12 @@ def test_it_refuses_a_value_of_the_wrong_kind_with_the_option_named(
 # --- filings the texts forbid that the engine accepts ---------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE BUG: 002 (b)(1)(i)(C) and (c)(4) fix the tie vigorish at 25 percent of the "
-    "Banker wager; RulesSubmission.validate() accepts any tie_commission_rate (e.g. 0.10)",
-)
 @pytest.mark.parametrize("rate", ["0.10", "0.30"])
 def test_the_tie_commission_is_25_percent_and_no_other_rate(rate: str) -> None:
     with pytest.raises(RulesError, match="25"):
         rules_submission("s42-mini-tievig", {"tie_commission_rate": rate})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE BUG: 000 §3(a) and 004 §3(a) (six to eight decks), 002 (a)(1) (at least six) "
-    "and 001 (eight) never allow fewer than six decks in a shoe; validate() accepts decks (4, 8)",
-)
 @pytest.mark.parametrize("name", ["ma-mini", "ma-big", "s42-mini", "ca-commission-free"])
 def test_a_shoe_of_fewer_than_six_decks_is_refused(name: str) -> None:
     with pytest.raises(RulesError, match="deck"):
