@@ -12,7 +12,7 @@ from pit.roles import LABELS, role_of
 def home(request: HttpRequest) -> HttpResponse:
     """Who you are, your role, and the floor: every pit with its tables and their rules."""
     role = role_of(request.user)
-    pits = Pit.objects.select_related("casino").prefetch_related("tables")
+    pits = Pit.objects.select_related("casino").prefetch_related("tables__rules_history")
     return render(
         request,
         "home.html",

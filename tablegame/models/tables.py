@@ -1,9 +1,18 @@
+"""Tables, their seats, limits and Rules Submissions."""
+
 from __future__ import annotations
 
+import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
-from baccarat.profiles import PROFILES, RulesSubmission
+from baccarat.profiles import PROFILES, RulesSubmission, rules_submission
+from baccarat.wagertypes import WagerType
 from pit.models import Pit
 
 
@@ -12,13 +21,37 @@ def profile_choices() -> list[tuple[str, str]]:
     return [(name, profile.title) for name, profile in PROFILES.items()]
 
 
+def wager_type_choices() -> list[tuple[str, str]]:
+    """Every wager of the rules texts."""
+    return [(t.value, t.label) for t in WagerType]
+
+
 class Table(models.Model):
-    """A baccarat table in a pit, dealt under one Rules Submission (its profile)."""
+    """A baccarat table in a pit. ``profile`` is the game it was set up for; the Rules Submission
+    in force at any moment is the latest ``TableRules`` that has taken effect."""
+
+    class Status(models.TextChoices):
+        CLOSED = "closed", "Closed"
+        OPEN = "open", "Open"
 
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(max_length=20, help_text='As on the table sign, e.g. "MB-1".')
     profile = models.CharField(max_length=50, choices=profile_choices)
     seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.CLOSED)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
+    curator_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Big table: the player holding the shoe (004 §7)."
+    )
+    previous_curator_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last curator: the shoe is offered to their right."
+    )
+    player_dealer_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="California: the seat holding the player-dealer position."
+    )
+    player_dealer_hands = models.PositiveSmallIntegerField(
+        default=0, help_text="Hands the current player-dealer has banked (rotates every two)."
+    )
 
     class Meta:
         ordering = ("name",)
@@ -29,10 +62,27 @@ class Table(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def rules_record(self, at: datetime.datetime | None = None) -> TableRules | None:
+        """The Rules Submission record in force at ``at`` (now), if one was ever filed.
+
+        Uses ``prefetch_related("rules_history")`` when the caller did that (floor pages).
+        """
+        moment = at or timezone.now()
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("rules_history")
+        if prefetched is not None:
+            in_force = [r for r in prefetched if r.effective_at <= moment]
+            return max(in_force, key=lambda r: (r.effective_at, r.pk), default=None)
+        return (
+            self.rules_history.filter(effective_at__lte=moment)
+            .order_by("-effective_at", "-pk")
+            .first()
+        )
+
     @property
     def rules(self) -> RulesSubmission:
-        """The Rules Submission this table is dealt under."""
-        return PROFILES[self.profile]
+        """The Rules Submission this table is dealt under now."""
+        record = self.rules_record()
+        return record.submission if record else PROFILES[self.profile]
 
     def clean(self) -> None:
         rules = PROFILES.get(self.profile)
@@ -47,3 +97,94 @@ class Table(models.Model):
                     )
                 }
             )
+
+
+class TableRules(models.Model):
+    """A Rules Submission for a table: a profile plus option overrides, from a moment on."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rules_history")
+    profile = models.CharField(max_length=50, choices=profile_choices)
+    options = models.JSONField(default=dict, blank=True)
+    effective_at = models.DateTimeField(default=timezone.now)
+    filed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    filed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("table", "-effective_at")
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.profile} from {self.effective_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def submission(self) -> RulesSubmission:
+        """The engine's Rules Submission for this record."""
+        return rules_submission(self.profile, self.options)
+
+
+class TableLimit(models.Model):
+    """Minimum and maximum for one wager type at a table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="limits")
+    wager_type = models.CharField(max_length=30, choices=wager_type_choices)
+    minimum = models.DecimalField(max_digits=12, decimal_places=2)
+    maximum = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("table", "wager_type"), name="limit_unique_per_type"),
+            models.CheckConstraint(
+                condition=models.Q(minimum__gt=0) & models.Q(maximum__gte=models.F("minimum")),
+                name="limit_min_positive_max_at_least_min",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.wager_type}: {self.minimum}-{self.maximum}"
+
+
+DEFAULT_LIMITS: dict[WagerType, tuple[Decimal, Decimal]] = {
+    WagerType.PLAYER: (Decimal(25), Decimal(5000)),
+    WagerType.BANKER: (Decimal(25), Decimal(5000)),
+    WagerType.TIE: (Decimal(5), Decimal(500)),
+}
+DEFAULT_SIDE_LIMITS = (Decimal(5), Decimal(100))
+
+
+def default_limits(rules: RulesSubmission) -> dict[WagerType, tuple[Decimal, Decimal]]:
+    """Limits a new table starts with, per wager it offers; Royal 9 is its fixed wager."""
+    out: dict[WagerType, tuple[Decimal, Decimal]] = {}
+    for wager in rules.wagers:
+        if wager is WagerType.ROYAL9 and rules.royal9:
+            out[wager] = (rules.royal9.wager, rules.royal9.wager)
+        else:
+            out[wager] = DEFAULT_LIMITS.get(wager, DEFAULT_SIDE_LIMITS)
+    return out
+
+
+class Seat(models.Model):
+    """A numbered seat and who sits there (blank when empty)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player_name = models.CharField(max_length=100, blank=True)
+    occupied_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("table", "number")
+        constraints = (
+            models.UniqueConstraint(fields=("table", "number"), name="seat_unique_number"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+    @property
+    def is_occupied(self) -> bool:
+        """Someone sits here."""
+        return bool(self.player_name)
+
+    def as_data(self) -> dict[str, Any]:
+        """The seat as plain data for the table state."""
+        return {"number": self.number, "player": self.player_name or None}

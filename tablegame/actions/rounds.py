@@ -1,0 +1,552 @@
+"""Round actions: open for wagers, wagers, "no more bets", cards one by one, House Money, settle.
+
+000 §7-12, 002 (b)-(j), 004 §8-14, 001.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from baccarat.cards import Card, CardError
+from baccarat.cutcard import ShoeCall, after_round, may_deal_round
+from baccarat.drawing import Expect, IllegalDeal
+from baccarat.errors import RulesError
+from baccarat.money import parse_amount
+from baccarat.outcome import Outcome
+from baccarat.seating import card_turner, curator_must_pass, next_player_dealer
+from baccarat.settlement import Action as StepAction
+from baccarat.settlement import PlayerDealer, check_wagers, settle, settle_house_money
+from baccarat.settlement import Wager as EngineWager
+from baccarat.wagertypes import WagerType
+from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
+from tablegame.actions.shoes import current_shoe, physical_cards_left, take_card
+from tablegame.actions.tables import active_round, occupied_seats
+from tablegame.models import (
+    Card as DealtCard,
+)
+from tablegame.models import (
+    Round,
+    SettlementStep,
+    Shoe,
+    Table,
+    VigorishMarker,
+    Wager,
+)
+
+State = Round.State
+
+
+def _round(table: Table) -> Round:
+    game = active_round(table)
+    if game is None:
+        raise ActionError("No round is in play: open one for wagers.")
+    return game
+
+
+@transaction.atomic
+def open_round(table: Table, *, actor: Any) -> Round:
+    """Open a round for wagers ("place your bets")."""
+    require_role(actor, TABLE_STAFF, "open a round")
+    table = lock_table(table)
+    if table.status != Table.Status.OPEN:
+        raise ActionError(f"{table} is closed.")
+    if active_round(table):
+        raise ActionError("A round is already in play.")
+    shoe = current_shoe(table)
+    if shoe is None or shoe.state != Shoe.State.IN_PLAY:
+        raise ActionError("The shoe is not ready: shuffle, cut and burn first.")
+    number = (shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    if not may_deal_round(number, shoe.cut_card_round):
+        raise ActionError("The last hand has been dealt: end the shoe and reshuffle.")
+    rules_record = table.rules_record()
+    if rules_record is None:
+        raise ActionError("The table has no Rules Submission on file: open the table first.")
+    rules = rules_record.submission
+    if rules.has_curator and table.curator_seat is None:
+        raise ActionError("Offer the shoe: nobody is curator.")
+    if rules.player_dealer and table.player_dealer_seat is None:
+        raise ActionError("Offer the player-dealer position: nobody holds it.")
+    game = Round.objects.create(
+        table=table,
+        shoe=shoe,
+        number=number,
+        rules=rules_record,
+        curator_seat=table.curator_seat,
+        player_dealer_seat=table.player_dealer_seat,
+    )
+    record(table, actor, "round_opened", shoe=shoe.number, round=number)
+    return game
+
+
+def _engine_wagers(game: Round) -> list[EngineWager]:
+    return [
+        EngineWager(w.seat, WagerType(w.type), w.amount, WagerType(w.ride) if w.ride else None)
+        for w in game.wagers.all()
+    ]
+
+
+def _player_dealer(game: Round) -> PlayerDealer | None:
+    if game.player_dealer_seat is None:
+        return None
+    return PlayerDealer(game.player_dealer_seat, game.player_dealer_bank or Decimal(0))
+
+
+def _check_limits(table: Table, kind: WagerType, amount: Decimal) -> None:
+    limit = table.limits.filter(wager_type=kind.value).first()
+    if limit is None:
+        return
+    if amount < limit.minimum:
+        raise ActionError(f"The {kind.label} minimum is ${limit.minimum}; ${amount} is too little.")
+    if amount > limit.maximum:
+        raise ActionError(f"The {kind.label} maximum is ${limit.maximum}; ${amount} is over it.")
+
+
+@transaction.atomic
+def place_wager(
+    table: Table,
+    *,
+    seat: int,
+    wager: str,
+    amount: Any,
+    ride: str | None = None,
+    actor: Any,
+) -> Wager:
+    """Take a wager at a seat, or change its amount, while wagers are open (000 §7(c))."""
+    require_role(actor, TABLE_STAFF, "take wagers")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state != State.BETTING:
+        raise ActionError("No more bets: a wager may not be made, raised or withdrawn now.")
+    if game.simulated:
+        raise ActionError("This is a simulated round: no wagers are accepted.")
+    kind = _wager_type(wager)
+    ride_on = _wager_type(ride) if ride else None
+    try:
+        money = parse_amount(amount)
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    if seat not in occupied_seats(table):
+        raise ActionError(f"Seat {seat} is empty: seat the player first.")
+    _check_limits(table, kind, money)
+    existing = game.wagers.filter(seat=seat, type=kind.value).first()
+    proposed = [w for w in _engine_wagers(game) if (w.seat, w.type) != (seat, kind)]
+    proposed.append(EngineWager(seat, kind, money, ride_on))
+    try:
+        check_wagers(proposed, game.rules.submission, _player_dealer(game) or _pd_stub(game))
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    if existing:
+        previous = existing.amount
+        existing.amount, existing.ride = money, ride_on.value if ride_on else ""
+        existing.save(update_fields=["amount", "ride"])
+        placed = existing
+        record(
+            table,
+            actor,
+            "wager_changed",
+            round=game.number,
+            seat=seat,
+            wager=kind.value,
+            amount=str(money),
+            previous=str(previous),
+        )
+    else:
+        placed = Wager.objects.create(
+            round=game,
+            seat=seat,
+            type=kind.value,
+            amount=money,
+            ride=ride_on.value if ride_on else "",
+            placed_by=actor,
+        )
+        record(
+            table,
+            actor,
+            "wager_placed",
+            round=game.number,
+            seat=seat,
+            wager=kind.value,
+            amount=str(money),
+            ride=placed.ride,
+        )
+    return placed
+
+
+def _wager_type(name: str) -> WagerType:
+    try:
+        return WagerType(name)
+    except ValueError:
+        raise ActionError(f"'{name}' is not a wager.") from None
+
+
+def _pd_stub(game: Round) -> PlayerDealer | None:
+    """While wagers are taken the player-dealer's bank may not be set yet; check the seat only."""
+    if game.player_dealer_seat is None:
+        return None
+    return PlayerDealer(game.player_dealer_seat, Decimal("0.01"))
+
+
+@transaction.atomic
+def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Any) -> None:
+    """Withdraw a wager before "no more bets"."""
+    require_role(actor, TABLE_STAFF, "take wagers")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state != State.BETTING:
+        raise ActionError("No more bets: a wager may not be withdrawn now.")
+    deleted, _ = game.wagers.filter(seat=seat, type=wager).delete()
+    if not deleted:
+        raise ActionError(f"Seat {seat} has no {wager} wager.")
+    record(table, actor, "wager_withdrawn", round=game.number, seat=seat, wager=wager)
+
+
+@transaction.atomic
+def set_player_dealer_bank(table: Table, *, bank: Any, actor: Any) -> Round:
+    """California: the player-dealer's bank for this hand, before "no more bets"."""
+    require_role(actor, TABLE_STAFF, "record the player-dealer's bank")
+    table = lock_table(table)
+    game = _round(table)
+    if game.player_dealer_seat is None:
+        raise ActionError("This table has no player-dealer.")
+    if game.state != State.BETTING:
+        raise ActionError("No more bets: the bank is fixed.")
+    try:
+        game.player_dealer_bank = parse_amount(bank)
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    game.save(update_fields=["player_dealer_bank"])
+    record(table, actor, "player_dealer_bank", round=game.number, bank=str(game.player_dealer_bank))
+    return game
+
+
+@transaction.atomic
+def no_more_bets(table: Table, *, actor: Any) -> Round:
+    """Close wagering; say who is handed each hand's cards (000 §8(b)-(c))."""
+    require_role(actor, TABLE_STAFF, "call no more bets")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state != State.BETTING:
+        raise ActionError("Wagers are already closed.")
+    rules = game.rules.submission
+    if rules.player_dealer and not game.player_dealer_bank:
+        raise ActionError("Record the player-dealer's bank before no more bets.")
+    if rules.players_turn_cards:
+        seats = occupied_seats(table)
+        game.player_turner = card_turner(_stakes(game, WagerType.PLAYER), occupied=seats)
+        game.banker_turner = card_turner(_stakes(game, WagerType.BANKER), occupied=seats)
+    game.state, game.no_more_bets_at = State.DEALING, timezone.now()
+    game.save(update_fields=["state", "no_more_bets_at", "player_turner", "banker_turner"])
+    record(
+        table,
+        actor,
+        "no_more_bets",
+        round=game.number,
+        player_turner=game.player_turner,
+        banker_turner=game.banker_turner,
+    )
+    return game
+
+
+def _stakes(game: Round, kind: WagerType) -> dict[int, Decimal]:
+    return {w.seat: w.amount for w in game.wagers.filter(type=kind.value)}
+
+
+@transaction.atomic
+def deal_card(table: Table, *, card: str, actor: Any) -> Round:
+    """Enter the card just dealt; the rules decide which hand it belongs to, or refuse it."""
+    require_role(actor, TABLE_STAFF, "deal cards")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state == State.BETTING:
+        raise ActionError('Call "no more bets" before dealing.')
+    if game.state == State.HOUSE_MONEY:
+        raise ActionError("Settle the House Money wagers before any third card.")
+    if game.state != State.DEALING:
+        raise ActionError("The coup is complete: no card is due.")
+    try:
+        dealt = Card.parse(card)
+    except CardError as error:
+        raise ActionError(str(error)) from None
+    before = game.coup()
+    try:
+        coup = before.deal(dealt)
+    except IllegalDeal as error:
+        raise ActionError(str(error)) from None
+    hand = before.expected.hand
+    shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
+    take_card(shoe, dealt)
+    shoe.save(update_fields=["remaining"])
+    position = game.cards.count() + 1
+    DealtCard.objects.create(
+        round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
+    )
+    fields = ["state"]
+    if coup.dealt == 4 and game.wagers.filter(type=WagerType.HOUSE_MONEY.value).exists():
+        game.state = State.HOUSE_MONEY
+    elif coup.is_complete:
+        _complete(game, coup)
+        fields += ["completed_at", "player_total", "banker_total", "winner", "tags", "announcement"]
+    game.save(update_fields=fields)
+    record(
+        table,
+        actor,
+        "card_dealt",
+        round=game.number,
+        card=str(dealt),
+        hand=hand,
+        position=position,
+        next=coup.expected.value,
+    )
+    return game
+
+
+def _complete(game: Round, coup: Any) -> None:
+    outcome = Outcome.of(coup)
+    game.state, game.completed_at = State.COMPLETE, timezone.now()
+    game.player_total, game.banker_total = outcome.player_total, outcome.banker_total
+    game.winner, game.tags = outcome.winner.value, list(outcome.tags)
+    game.announcement = outcome.announcement(ez=game.rules.submission.is_ez)
+
+
+@transaction.atomic
+def settle_house_money_wagers(
+    table: Table, *, rides: dict[int, str | None] | None = None, actor: Any
+) -> Round:
+    """Settle House Money on the first four cards; each winner may let the payout ride."""
+    require_role(actor, TABLE_STAFF, "settle House Money")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state != State.HOUSE_MONEY:
+        raise ActionError("House Money is settled after the first four cards, before third cards.")
+    rides = rides or {}
+    for w in game.wagers.filter(type=WagerType.HOUSE_MONEY.value):
+        choice = rides.get(w.seat)
+        if choice and choice not in (WagerType.PLAYER.value, WagerType.BANKER.value):
+            raise ActionError("A House Money payout rides only on the Player or Banker wager.")
+        w.ride = choice or ""
+        w.save(update_fields=["ride"])
+    coup = game.coup()
+    try:
+        hm = settle_house_money(coup, _engine_wagers(game), game.rules.submission)
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    _save_steps(game, hm.steps, start=1)
+    for s in hm.wagers:
+        game.wagers.filter(seat=s.seat, type=s.type.value).update(
+            result=s.result.value, payout=s.payout, ridden=s.ridden
+        )
+    if coup.is_complete:
+        _complete(game, coup)
+        game.save(
+            update_fields=[
+                "state",
+                "completed_at",
+                "player_total",
+                "banker_total",
+                "winner",
+                "tags",
+                "announcement",
+            ]
+        )
+    else:
+        game.state = State.DEALING
+        game.save(update_fields=["state"])
+    record(
+        table,
+        actor,
+        "house_money_settled",
+        round=game.number,
+        steps=[_step_data(s) for s in hm.steps],
+    )
+    return game
+
+
+def _step_data(step: Any) -> dict[str, Any]:
+    return {
+        "action": step.action.value,
+        "seat": step.seat,
+        "wager": step.wager.value if step.wager else None,
+        "amount": str(step.amount),
+        "phase": step.phase,
+    }
+
+
+def _save_steps(game: Round, steps: Any, start: int) -> None:
+    SettlementStep.objects.bulk_create(
+        SettlementStep(
+            round=game,
+            index=start + i,
+            phase=s.phase,
+            action=s.action.value,
+            seat=s.seat,
+            wager_type=s.wager.value if s.wager else "",
+            amount=s.amount,
+        )
+        for i, s in enumerate(steps)
+    )
+
+
+@transaction.atomic
+def settle_round(table: Table, *, actor: Any) -> Round:
+    """Settle every wager in the table's legal order; mark deferred vigorish on the seat."""
+    require_role(actor, TABLE_STAFF, "settle a round")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state != State.COMPLETE:
+        raise ActionError("The coup is not complete: deal the cards the rules call for.")
+    rules = game.rules.submission
+    coup = game.coup()
+    try:
+        result = settle(coup, _engine_wagers(game), rules, player_dealer=_player_dealer(game))
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    done = game.steps.count()
+    round_steps = [s for s in result.steps if s.phase != "house_money"]
+    _save_steps(game, round_steps, start=done + 1)
+    for s in result.wagers:
+        if s.type is WagerType.HOUSE_MONEY:
+            continue
+        game.wagers.filter(seat=s.seat, type=s.type.value).update(
+            result=s.result.value,
+            payout=s.payout,
+            vigorish=s.vigorish,
+            returned=s.returned,
+            fee=s.fee,
+            award=s.award or "",
+        )
+    shoe = game.shoe
+    names = dict(table.seats.values_list("number", "player_name"))
+    for s in round_steps:
+        if s.action is StepAction.MARK_VIGORISH:
+            VigorishMarker.objects.create(
+                table=table,
+                shoe=shoe,
+                round=game,
+                seat=s.seat,
+                player_name=names.get(s.seat, ""),
+                amount=s.amount,
+            )
+    game.state, game.settled_at = State.SETTLED, timezone.now()
+    game.save(update_fields=["state", "settled_at"])
+    record(
+        table,
+        actor,
+        "round_settled",
+        round=game.number,
+        winner=game.winner,
+        steps=[_step_data(s) for s in round_steps],
+    )
+    _after_settlement(table, game, result.outcome, actor)
+    return game
+
+
+def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -> None:
+    """The curator passes when Banker loses; the player-dealer rotates every two hands."""
+    rules = game.rules.submission
+    if rules.has_curator and table.curator_seat and curator_must_pass(outcome):
+        record(
+            table,
+            None,
+            "shoe_passed",
+            seat=table.curator_seat,
+            ordered=False,
+            reason="Banker's hand lost",
+        )
+        table.previous_curator_seat, table.curator_seat = table.curator_seat, None
+        table.save(update_fields=["curator_seat", "previous_curator_seat"])
+    if rules.player_dealer and table.player_dealer_seat is not None:
+        table.player_dealer_hands += 1
+        if table.player_dealer_hands >= rules.player_dealer_rotation_hands:
+            seats = occupied_seats(table)
+            offered = (
+                next_player_dealer(table.player_dealer_seat, seats) if len(seats) > 1 else None
+            )
+            record(
+                table,
+                None,
+                "player_dealer_rotates",
+                seat=table.player_dealer_seat,
+                offered_to=offered,
+            )
+            table.player_dealer_seat, table.player_dealer_hands = None, 0
+        table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])
+    call = after_round(game.number, game.shoe.cut_card_round)
+    if call is not ShoeCall.CONTINUE:
+        record(table, None, "shoe_call", call=call.value, round=game.number)
+
+
+@transaction.atomic
+def cut_card_out(table: Table, *, actor: Any) -> Shoe:
+    """The cut card came out: complete this hand, then "last hand" (000 §9(e))."""
+    require_role(actor, TABLE_STAFF, "record the cut card")
+    table = lock_table(table)
+    shoe = current_shoe(table)
+    if shoe is None or shoe.state != Shoe.State.IN_PLAY:
+        raise ActionError("No shoe is in play.")
+    if shoe.cut_card_round is not None:
+        raise ActionError("The cut card already came out in this shoe.")
+    game = active_round(table)
+    last = shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    shoe.cut_card_round = game.number if game else last + 1
+    shoe.save(update_fields=["cut_card_round"])
+    record(table, actor, "cut_card_out", shoe=shoe.number, round=shoe.cut_card_round)
+    return shoe
+
+
+@transaction.atomic
+def void_round(table: Table, *, reason: str, actor: Any) -> Round:
+    """Not enough cards to complete the round: it is void and every wager returned (000 §13(e))."""
+    require_role(actor, TABLE_STAFF, "void a round")
+    table = lock_table(table)
+    game = _round(table)
+    if game.state == State.BETTING:
+        raise ActionError("Wagers are still open: a round is void only once dealing began.")
+    if game.steps.exists():
+        raise ActionError("House Money was settled already; this round cannot be voided.")
+    shoe = game.shoe
+    if physical_cards_left(shoe) > 0 and not reason:
+        raise ActionError("Say why the round is void.")
+    steps = [
+        SettlementStep(
+            round=game,
+            index=i,
+            phase="round",
+            action=StepAction.RETURN.value,
+            seat=w.seat,
+            wager_type=w.type,
+            amount=w.amount,
+        )
+        for i, w in enumerate(game.wagers.order_by("-seat", "type"), start=1)
+    ]
+    SettlementStep.objects.bulk_create(steps)
+    game.wagers.update(result="push")
+    game.state, game.void_reason, game.settled_at = State.VOID, reason, timezone.now()
+    game.save(update_fields=["state", "void_reason", "settled_at"])
+    record(table, actor, "round_void", round=game.number, reason=reason)
+    return game
+
+
+def expected_next(game: Round) -> str:
+    """What the dealer does next, in words."""
+    if game.state == State.BETTING:
+        return "Take wagers, then call no more bets."
+    if game.state == State.HOUSE_MONEY:
+        return "Settle House Money before any third card."
+    if game.state == State.COMPLETE:
+        return "Settle the round."
+    if game.state != State.DEALING:
+        return ""
+    expected = game.coup().expected
+    return {
+        Expect.PLAYER_FIRST: "Player's first card",
+        Expect.BANKER_FIRST: "Banker's first card",
+        Expect.PLAYER_SECOND: "Player's second card",
+        Expect.BANKER_SECOND: "Banker's second card",
+        Expect.PLAYER_THIRD: "Player draws",
+        Expect.BANKER_THIRD: "Banker draws",
+        Expect.NONE: "",
+    }[expected]

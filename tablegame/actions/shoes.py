@@ -1,0 +1,341 @@
+"""Shoe actions: decks received, inspected, verified, spread, washed, shuffled, cut, burned, ended.
+
+000 §3-5, 002 (a), (d), (e), 004 §3-5.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from baccarat.cards import Card, CardError
+from baccarat.errors import RulesError
+from baccarat.profiles import DeckChange as DeckRule
+from baccarat.seating import cut_offer_order, recut_order
+from baccarat.shoe import (
+    Cut,
+    ShuffleStep,
+    batch_for_shoe,
+    check_cut,
+    check_decks,
+    check_shuffle_steps,
+)
+from tablegame.actions.common import (
+    SUPERVISORS,
+    TABLE_STAFF,
+    ActionError,
+    lock_table,
+    record,
+    require_role,
+)
+from tablegame.actions.tables import _refuse_open_markers, active_round, occupied_seats
+from tablegame.models import DeckChange, Shoe, Table
+from tablegame.models.shoes import fresh_counts
+
+State = Shoe.State
+
+
+def current_shoe(table: Table) -> Shoe | None:
+    """The table's latest shoe that is not finished."""
+    return table.shoes.exclude(state=State.FINISHED).order_by("-number").first()
+
+
+def _shoe(table: Table) -> Shoe:
+    shoe = current_shoe(table)
+    if shoe is None:
+        raise ActionError("There is no shoe at the table: receive decks first.")
+    return shoe
+
+
+def _expect(shoe: Shoe, *states: str) -> None:
+    if shoe.state not in states:
+        wanted = " or ".join(State(s).label.lower() for s in states)
+        raise ActionError(
+            f"The shoe is {shoe.get_state_display().lower()}; this needs it {wanted}."
+        )
+
+
+def _advance(shoe: Shoe, state: str, **fields: Any) -> None:
+    shoe.state = state
+    for name, value in fields.items():
+        setattr(shoe, name, value)
+    shoe.save(update_fields=["state", *fields])
+
+
+@transaction.atomic
+def receive_decks(
+    table: Table,
+    *,
+    decks: int,
+    automatic_shuffler: bool = False,
+    preinspected: bool = False,
+    back_colour: str = "",
+    new_decks: bool = True,
+    actor: Any,
+) -> Shoe:
+    """Decks arrive at the table for a new shoe (000 §3-4).
+
+    ``new_decks=False`` reshuffles the decks of the last shoe, where the rules allow (mini tables,
+    within 24 hours); big tables take new decks after every shoe (004 §3(b)).
+    """
+    require_role(actor, TABLE_STAFF, "receive decks")
+    table = lock_table(table)
+    if table.status != Table.Status.OPEN:
+        raise ActionError(f"{table} is closed: open it first.")
+    if current_shoe(table):
+        raise ActionError("The table already has a shoe; end it before the next one.")
+    rules = table.rules
+    try:
+        check_decks(rules, decks, automatic_shuffler=automatic_shuffler)
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    now = timezone.now()
+    schedule = DeckChange.objects.filter(table=table).first()
+    if not new_decks:
+        if rules.deck_change is DeckRule.EVERY_SHOE:
+            raise ActionError("New decks are required after every shoe at this table.")
+        if schedule is None or schedule.is_due(now):
+            raise ActionError("The decks must be changed (every 24 hours): bring new decks.")
+    number = (table.shoes.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    if automatic_shuffler and rules.shuffler_batches:
+        back_colour = back_colour or f"batch {batch_for_shoe(number)}"
+    ready = State.SHUFFLED if preinspected else (State.RECEIVED if new_decks else State.WASHED)
+    shoe = Shoe.objects.create(
+        table=table,
+        number=number,
+        decks=decks,
+        automatic_shuffler=automatic_shuffler,
+        batch=batch_for_shoe(number) if automatic_shuffler and rules.shuffler_batches else None,
+        back_colour=back_colour,
+        preinspected=preinspected,
+        state=ready,
+        remaining=fresh_counts(decks),
+    )
+    if new_decks:
+        due = now + datetime.timedelta(hours=24)
+        DeckChange.objects.update_or_create(
+            table=table,
+            defaults={
+                "every_shoe": rules.deck_change is DeckRule.EVERY_SHOE,
+                "changed_at": now,
+                "due_at": None if rules.deck_change is DeckRule.EVERY_SHOE else due,
+            },
+        )
+    record(
+        table,
+        actor,
+        "decks_received",
+        shoe=number,
+        decks=decks,
+        automatic_shuffler=automatic_shuffler,
+        preinspected=preinspected,
+        new_decks=new_decks,
+        back_colour=back_colour,
+    )
+    return shoe
+
+
+@transaction.atomic
+def inspect_decks(table: Table, *, actor: Any) -> Shoe:
+    """The dealer inspected the decks for defects (000 §4(a))."""
+    require_role(actor, TABLE_STAFF, "inspect decks")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.RECEIVED)
+    _advance(shoe, State.INSPECTED, inspected_by=actor)
+    record(table, actor, "decks_inspected", shoe=shoe.number)
+    return shoe
+
+
+@transaction.atomic
+def verify_inspection(table: Table, *, actor: Any) -> Shoe:
+    """The floorperson verifies the dealer's inspection (000 §4(a))."""
+    require_role(actor, SUPERVISORS, "verify a deck inspection")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.INSPECTED)
+    if shoe.inspected_by_id == actor.pk:
+        raise ActionError("The inspection is verified by someone other than the inspector.")
+    _advance(shoe, State.VERIFIED, verified_by=actor)
+    record(table, actor, "inspection_verified", shoe=shoe.number)
+    return shoe
+
+
+@transaction.atomic
+def spread_decks(table: Table, *, actor: Any) -> Shoe:
+    """Cards spread face up by deck, suit and sequence for the first player (000 §4(b), (d))."""
+    require_role(actor, TABLE_STAFF, "spread the decks")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.VERIFIED)
+    _advance(shoe, State.SPREAD)
+    record(table, actor, "decks_spread", shoe=shoe.number)
+    return shoe
+
+
+@transaction.atomic
+def wash_decks(table: Table, *, actor: Any) -> Shoe:
+    """Turned face down, washed and stacked; batches stacked apart with a shuffler (000 §4(c))."""
+    require_role(actor, TABLE_STAFF, "wash the decks")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.SPREAD)
+    _advance(shoe, State.WASHED)
+    record(table, actor, "decks_washed", shoe=shoe.number)
+    return shoe
+
+
+@transaction.atomic
+def shuffle_decks(
+    table: Table, *, steps: Sequence[str] = (), machine: bool = False, actor: Any
+) -> Shoe:
+    """Shuffle by hand (plug, riffle, turn, strip, cut) or in the automatic shuffler (000 §5)."""
+    require_role(actor, TABLE_STAFF, "shuffle")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.WASHED)
+    if machine:
+        if not shoe.automatic_shuffler:
+            raise ActionError("This shoe was not received for the automatic shuffler.")
+        done: list[str] = ["machine"]
+    else:
+        try:
+            parsed = [ShuffleStep(s) for s in steps]
+        except ValueError:
+            raise ActionError("Shuffle steps are plug, riffle, turn, strip and cut.") from None
+        try:
+            check_shuffle_steps(parsed)
+        except RulesError as error:
+            raise ActionError(str(error)) from None
+        done = [s.value for s in parsed]
+    _advance(shoe, State.SHUFFLED, shuffle=done)
+    record(table, actor, "shuffled", shoe=shoe.number, steps=done)
+    return shoe
+
+
+@transaction.atomic
+def cut_cards(
+    table: Table,
+    *,
+    seat: int | None,
+    position: int,
+    cover_from_back: int,
+    declined: Sequence[int] = (),
+    actor: Any,
+) -> Shoe:
+    """The cut, offered in the legal order; ``seat=None`` when the dealer cuts (000 §5(b)-(d))."""
+    require_role(actor, TABLE_STAFF, "record the cut")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.SHUFFLED)
+    rules = table.rules
+    last_curator = _last_curator(table)
+    order = cut_offer_order(rules, occupied_seats(table), last_curator=last_curator)
+    if shoe.recuts:
+        order = recut_order(rules, order, shoe.cut_by_seat)
+    if seat is not None and seat not in order:
+        raise ActionError(f"Seat {seat} is not offered the cut.")
+    before = order[: order.index(seat)] if seat is not None else order
+    skipped = [s for s in before if s not in declined]
+    if skipped:
+        raise ActionError(f"Offer the cut to seat {skipped[0]} first.")
+    try:
+        check_cut(rules, shoe.decks * 52, Cut(position, cover_from_back))
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    _advance(
+        shoe,
+        State.CUT,
+        cut_by_seat=seat,
+        cut_declined=list(declined),
+        cut_position=position,
+        cover_from_back=cover_from_back,
+    )
+    record(
+        table,
+        actor,
+        "cut",
+        shoe=shoe.number,
+        seat=seat,
+        declined=list(declined),
+        position=position,
+        cover_from_back=cover_from_back,
+    )
+    return shoe
+
+
+def _last_curator(table: Table) -> int | None:
+    return table.curator_seat or table.previous_curator_seat or None
+
+
+@transaction.atomic
+def order_recut(table: Table, *, reason: str, actor: Any) -> Shoe:
+    """A floorperson orders the cards recut before play (000 §5(e))."""
+    require_role(actor, SUPERVISORS, "order a recut")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.CUT)
+    _advance(shoe, State.SHUFFLED, recuts=shoe.recuts + 1)
+    record(table, actor, "recut_ordered", shoe=shoe.number, reason=reason)
+    return shoe
+
+
+@transaction.atomic
+def burn_cards(table: Table, *, first_card: str, actor: Any) -> Shoe:
+    """Expose the first card and burn as many more, face down, as its face value (000 §5(f))."""
+    require_role(actor, TABLE_STAFF, "burn cards")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.CUT)
+    try:
+        card = Card.parse(first_card)
+    except CardError as error:
+        raise ActionError(str(error)) from None
+    take_card(shoe, card)
+    burn = card.rank.face_value
+    _advance(
+        shoe,
+        State.IN_PLAY,
+        remaining=shoe.remaining,
+        first_card=str(card),
+        burned=burn,
+        started_at=timezone.now(),
+    )
+    record(table, actor, "burned", shoe=shoe.number, first_card=str(card), face_down=burn)
+    return shoe
+
+
+def take_card(shoe: Shoe, card: Card) -> None:
+    """Take a seen card out of the shoe's count; refuse a card the shoe cannot hold (unsaved)."""
+    code = str(card)
+    if shoe.remaining.get(code, 0) <= 0:
+        raise ActionError(
+            f"There is no {code} left in this shoe: its {shoe.decks} decks hold {shoe.decks} and "
+            "all have been seen. Check the card."
+        )
+    if shoe.cards_left <= 0:
+        raise ActionError("The shoe is empty.")
+    shoe.remaining[code] -= 1
+
+
+def physical_cards_left(shoe: Shoe) -> int:
+    """Cards still in the shoe: unseen cards less those burned face down."""
+    return shoe.cards_left - shoe.burned
+
+
+@transaction.atomic
+def end_shoe(table: Table, *, actor: Any) -> Shoe:
+    """The shoe is done; marked vigorish must be collected or documented first (000 §12(d))."""
+    require_role(actor, TABLE_STAFF, "end the shoe")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    if active_round(table):
+        raise ActionError("Finish or void the round in play first.")
+    _refuse_open_markers(table, "the reshuffle")
+    _advance(shoe, State.FINISHED, finished_at=timezone.now())
+    record(table, actor, "shoe_ended", shoe=shoe.number)
+    return shoe

@@ -1,0 +1,308 @@
+"""Table actions: open and close, seats, limits, Rules Submissions, curator and player-dealer."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from baccarat.errors import RulesError
+from baccarat.profiles import RulesSubmission, rules_submission
+from baccarat.seating import california_action_order, curator_offer_order
+from baccarat.wagertypes import WagerType
+from tablegame.actions.common import (
+    SUPERVISORS,
+    TABLE_STAFF,
+    ActionError,
+    lock_table,
+    record,
+    require_role,
+)
+from tablegame.models import (
+    Round,
+    Seat,
+    Table,
+    TableLimit,
+    TableRules,
+    VigorishMarker,
+)
+from tablegame.models.tables import default_limits
+
+ACTIVE_ROUND_STATES = (
+    Round.State.BETTING,
+    Round.State.DEALING,
+    Round.State.HOUSE_MONEY,
+    Round.State.COMPLETE,
+)
+
+
+def active_round(table: Table) -> Round | None:
+    """The round being played at the table, if any."""
+    return table.rounds.filter(state__in=ACTIVE_ROUND_STATES).order_by("-pk").first()
+
+
+def occupied_seats(table: Table) -> list[int]:
+    """Numbers of the seats where someone sits."""
+    return list(table.seats.exclude(player_name="").values_list("number", flat=True))
+
+
+@transaction.atomic
+def open_table(table: Table, *, actor: Any) -> Table:
+    """Open the table for gaming: seats, limits and the Rules Submission on file, decks schedule."""
+    require_role(actor, TABLE_STAFF, "open a table")
+    table = lock_table(table)
+    if table.status == Table.Status.OPEN:
+        raise ActionError(f"{table} is already open.")
+    rules = table.rules
+    for number in range(1, table.seat_count + 1):
+        Seat.objects.get_or_create(table=table, number=number)
+    if not table.rules_history.exists():
+        TableRules.objects.create(table=table, profile=table.profile, filed_by=actor)
+    for wager, (low, high) in default_limits(rules).items():
+        TableLimit.objects.get_or_create(
+            table=table, wager_type=wager.value, defaults={"minimum": low, "maximum": high}
+        )
+    table.status, table.status_changed_at = Table.Status.OPEN, timezone.now()
+    table.save(update_fields=["status", "status_changed_at"])
+    record(table, actor, "table_opened", profile=rules.name)
+    return table
+
+
+@transaction.atomic
+def close_table(table: Table, *, actor: Any) -> Table:
+    """Close the table: no round in play, no vigorish marker left open."""
+    require_role(actor, TABLE_STAFF, "close a table")
+    table = lock_table(table)
+    if table.status == Table.Status.CLOSED:
+        raise ActionError(f"{table} is already closed.")
+    if active_round(table):
+        raise ActionError("Finish or void the round in play before closing the table.")
+    _refuse_open_markers(table, "closing the table")
+    table.status, table.status_changed_at = Table.Status.CLOSED, timezone.now()
+    table.save(update_fields=["status", "status_changed_at"])
+    record(table, actor, "table_closed")
+    return table
+
+
+def _refuse_open_markers(table: Table, doing: str, seat: int | None = None) -> None:
+    markers = table.markers.filter(status=VigorishMarker.Status.OPEN)
+    if seat is not None:
+        markers = markers.filter(seat=seat)
+    seats = sorted(set(markers.values_list("seat", flat=True)), reverse=True)
+    if seats:
+        listed = ", ".join(str(s) for s in seats)
+        raise ActionError(
+            f"Vigorish is still marked at seat {listed}: collect it or request a Complimentary "
+            f"Vigorish Form before {doing}."
+        )
+
+
+def _seat(table: Table, number: int) -> Seat:
+    try:
+        return table.seats.get(number=number)
+    except Seat.DoesNotExist:
+        raise ActionError(f"There is no seat {number} at {table}.") from None
+
+
+@transaction.atomic
+def seat_player(table: Table, *, seat: int, player: str, actor: Any) -> Seat:
+    """A player sits at a seat."""
+    require_role(actor, TABLE_STAFF, "seat a player")
+    table = lock_table(table)
+    if table.status != Table.Status.OPEN:
+        raise ActionError(f"{table} is closed.")
+    place = _seat(table, seat)
+    name = player.strip()
+    if not name:
+        raise ActionError("Give the player's name or a description.")
+    if place.is_occupied:
+        raise ActionError(f"Seat {seat} is taken by {place.player_name}.")
+    place.player_name, place.occupied_since = name, timezone.now()
+    place.save(update_fields=["player_name", "occupied_since"])
+    record(table, actor, "player_seated", seat=seat, player=name)
+    return place
+
+
+@transaction.atomic
+def leave_seat(table: Table, *, seat: int, actor: Any) -> Seat:
+    """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i))."""
+    require_role(actor, TABLE_STAFF, "clear a seat")
+    table = lock_table(table)
+    place = _seat(table, seat)
+    if not place.is_occupied:
+        raise ActionError(f"Seat {seat} is empty.")
+    _refuse_open_markers(table, "the player leaves", seat=seat)
+    game = active_round(table)
+    if game and game.state != Round.State.BETTING and game.wagers.filter(seat=seat).exists():
+        raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
+    if game:
+        game.wagers.filter(seat=seat).delete()
+    left = place.player_name
+    place.player_name, place.occupied_since = "", None
+    place.save(update_fields=["player_name", "occupied_since"])
+    record(table, actor, "player_left", seat=seat, player=left)
+    return place
+
+
+@transaction.atomic
+def file_rules(
+    table: Table,
+    *,
+    profile: str,
+    options: Mapping[str, Any] | None = None,
+    effective_at: datetime.datetime | None = None,
+    actor: Any,
+) -> TableRules:
+    """File a Rules Submission for the table, effective now or later.
+
+    A change of settlement or shuffle procedure needs the surveillance notice of the rules (30
+    minutes, 002 (e)(2)(ii)B, (j)(3)(ii)), and every table of the pit dealt under the same text
+    keeps the same procedure (002 (e)(3), (j)(3)(i)).
+    """
+    require_role(actor, SUPERVISORS, "change a table's rules")
+    table = lock_table(table)
+    try:
+        new = rules_submission(profile, dict(options or {}))
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+    if table.seat_count > new.max_seats or table.seat_count < new.min_seats:
+        raise ActionError(f"{new.title} is played with {new.min_seats}-{new.max_seats} seats.")
+    now = timezone.now()
+    when = effective_at or now
+    current = table.rules
+    if _procedure_changes(current, new):
+        earliest = now + datetime.timedelta(minutes=new.procedure_change_notice_minutes)
+        if when < earliest:
+            raise ActionError(
+                "Surveillance must be told at least "
+                f"{new.procedure_change_notice_minutes} minutes before the settlement or shuffle "
+                f"procedure changes: make it effective at {earliest:%H:%M} UTC or later."
+            )
+    _check_pit_procedures(table, new)
+    filed = TableRules.objects.create(
+        table=table, profile=profile, options=dict(options or {}), effective_at=when, filed_by=actor
+    )
+    record(
+        table,
+        actor,
+        "rules_filed",
+        profile=profile,
+        options=dict(options or {}),
+        effective_at=when.isoformat(),
+    )
+    return filed
+
+
+def _procedure_changes(old: RulesSubmission, new: RulesSubmission) -> bool:
+    return old.settlement is not new.settlement or old.shuffle is not new.shuffle
+
+
+def _check_pit_procedures(table: Table, new: RulesSubmission) -> None:
+    for other in Table.objects.filter(pit=table.pit).exclude(pk=table.pk):
+        theirs = other.rules
+        if theirs.source != new.source:
+            continue
+        if theirs.settlement is not new.settlement or theirs.shuffle is not new.shuffle:
+            raise ActionError(
+                f"Every table of {table.pit} dealt under the same rules uses one settlement and "
+                f"shuffle procedure; {other} uses {theirs.settlement.value} and "
+                f"{theirs.shuffle.value}."
+            )
+
+
+@transaction.atomic
+def set_limit(
+    table: Table, *, wager: str, minimum: Decimal, maximum: Decimal, actor: Any
+) -> TableLimit:
+    """Set the minimum and maximum of one wager at the table."""
+    require_role(actor, SUPERVISORS, "change table limits")
+    table = lock_table(table)
+    try:
+        kind = WagerType(wager)
+    except ValueError:
+        raise ActionError(f"'{wager}' is not a wager.") from None
+    if not table.rules.offers(kind):
+        raise ActionError(f"{table} does not offer the {kind.label} wager.")
+    if minimum <= 0 or maximum < minimum:
+        raise ActionError("The minimum must be above zero and the maximum at least the minimum.")
+    limit, _ = TableLimit.objects.update_or_create(
+        table=table, wager_type=kind.value, defaults={"minimum": minimum, "maximum": maximum}
+    )
+    record(table, actor, "limit_set", wager=kind.value, minimum=str(minimum), maximum=str(maximum))
+    return limit
+
+
+@transaction.atomic
+def take_shoe(table: Table, *, seat: int | None, declined: Sequence[int] = (), actor: Any) -> Table:
+    """Big table: a player accepts the shoe as curator, or the dealer takes it (004 §7, §14).
+
+    The shoe is offered in order (seat 1 first, or from the right of the last curator); every seat
+    offered before the one that accepts must have declined. ``seat=None``: the dealer is curator.
+    """
+    require_role(actor, TABLE_STAFF, "record who holds the shoe")
+    table = lock_table(table)
+    if not table.rules.has_curator:
+        raise ActionError(f"{table} is dealt by the house dealer; there is no curator.")
+    game = active_round(table)
+    if game and game.state != Round.State.BETTING:
+        raise ActionError("The shoe changes hands only between rounds.")
+    seats = occupied_seats(table)
+    order = curator_offer_order(seats, previous=table.curator_seat or table.previous_curator_seat)
+    _check_offer(order, seat, declined, "the shoe")
+    table.curator_seat = seat if seat is not None else 0
+    table.save(update_fields=["curator_seat"])
+    record(table, actor, "curator_taken", seat=seat, declined=list(declined))
+    return table
+
+
+def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], what: str) -> None:
+    """Every seat offered before the one that accepted declined; nobody accepted: all declined."""
+    if seat is not None and seat not in order:
+        raise ActionError(f"Seat {seat} is not offered {what}.")
+    before = order[: order.index(seat)] if seat is not None else order
+    skipped = [s for s in before if s not in declined]
+    if skipped:
+        raise ActionError(f"Offer {what} to seat {skipped[0]} first.")
+
+
+@transaction.atomic
+def pass_shoe(table: Table, *, ordered: bool = False, actor: Any) -> Table:
+    """The curator passes the shoe, by choice or on the order of the dealer or a floorperson."""
+    require_role(actor, TABLE_STAFF, "pass the shoe")
+    table = lock_table(table)
+    if table.curator_seat is None:
+        raise ActionError("Nobody holds the shoe.")
+    game = active_round(table)
+    if game and game.state != Round.State.BETTING:
+        raise ActionError("The shoe changes hands only between rounds.")
+    record(table, actor, "shoe_passed", seat=table.curator_seat, ordered=ordered)
+    table.previous_curator_seat, table.curator_seat = table.curator_seat, None
+    table.save(update_fields=["curator_seat", "previous_curator_seat"])
+    return table
+
+
+@transaction.atomic
+def take_player_dealer(
+    table: Table, *, seat: int, declined: Sequence[int] = (), actor: Any
+) -> Table:
+    """California: a player takes the player-dealer position, offered clockwise (001)."""
+    require_role(actor, TABLE_STAFF, "record the player-dealer")
+    table = lock_table(table)
+    if not table.rules.player_dealer:
+        raise ActionError(f"{table} has no player-dealer position.")
+    if active_round(table):
+        raise ActionError("The player-dealer position changes only between rounds.")
+    seats = occupied_seats(table)
+    if table.player_dealer_seat is None:
+        order = [seat] if seat in seats else []  # the first position is offered to anyone seated
+    else:
+        order = california_action_order(table.player_dealer_seat, seats)
+    _check_offer(order, seat, declined, "the player-dealer position")
+    table.player_dealer_seat, table.player_dealer_hands = seat, 0
+    table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])
+    record(table, actor, "player_dealer_taken", seat=seat, declined=list(declined))
+    return table

@@ -1,0 +1,84 @@
+"""A demo floor with staff, and helpers to walk a table through its day."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from tablegame import actions
+from tablegame.models import Table
+
+
+@pytest.fixture
+def staff(seeded: str) -> dict[str, User]:
+    """The demo users by role name."""
+    return {u.username: u for u in User.objects.all()}
+
+
+@pytest.fixture
+def dealer(staff: dict[str, User]) -> User:
+    return staff["dealer"]
+
+
+@pytest.fixture
+def floor(staff: dict[str, User]) -> User:
+    return staff["floor"]
+
+
+def table_for(profile: str) -> Table:
+    return Table.objects.get(profile=profile)
+
+
+def ready_table(
+    profile: str,
+    dealer: User,
+    floor: User,
+    *,
+    seats: Iterable[int] = (1, 2, 5),
+    decks: int = 8,
+    options: dict[str, Any] | None = None,
+) -> Table:
+    """Open the table, seat players, and take a shoe through inspection, shuffle, cut and burn."""
+    table = table_for(profile)
+    actions.open_table(table, actor=dealer)
+    if options:
+        actions.file_rules(table, profile=profile, options=options, actor=floor)
+    for seat in seats:
+        actions.seat_player(table, seat=seat, player=f"Player {seat}", actor=dealer)
+    if table.rules.has_curator:
+        actions.take_shoe(table, seat=min(seats), actor=dealer)
+    actions.receive_decks(table, decks=decks, actor=dealer)
+    actions.inspect_decks(table, actor=dealer)
+    actions.verify_inspection(table, actor=floor)
+    actions.spread_decks(table, actor=dealer)
+    actions.wash_decks(table, actor=dealer)
+    actions.shuffle_decks(
+        table, steps=["plug", "riffle", "riffle", "turn", "strip", "cut"], actor=dealer
+    )
+    actions.cut_cards(
+        table, seat=None, declined=_cut_order(table), position=120, cover_from_back=20, actor=dealer
+    )
+    actions.burn_cards(table, first_card="3D", actor=dealer)
+    return table
+
+
+def _cut_order(table: Table) -> list[int]:
+    from baccarat.seating import cut_offer_order
+    from tablegame.actions.tables import occupied_seats
+
+    return cut_offer_order(table.rules, occupied_seats(table), last_curator=table.curator_seat)
+
+
+def play(table: Table, dealer: User, wagers: list[tuple[int, str, str]], cards: list[str]) -> Any:
+    """Open a round, take the wagers, deal the cards and settle it; returns the round."""
+    actions.open_round(table, actor=dealer)
+    for seat, kind, amount in wagers:
+        actions.place_wager(table, seat=seat, wager=kind, amount=amount, actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    game = None
+    for card in cards:
+        game = actions.deal_card(table, card=card, actor=dealer)
+    return actions.settle_round(table, actor=dealer) if game else None

@@ -1,0 +1,189 @@
+"""A table's day end to end on PostgreSQL: open, shoe, rounds, settlement, markers, record."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from surveillance.models import Event
+from surveillance.record import verify_chain
+from tablegame import actions
+from tablegame.models import Round, Shoe, VigorishMarker
+from tests.tablegame.conftest import play, ready_table, table_for
+
+
+def steps_of(game: Round) -> list[tuple[str, int, str, str]]:
+    return [(s.action, s.seat, s.wager_type, str(s.amount)) for s in game.steps.all()]
+
+
+def test_a_dealer_plays_a_round_from_open_table_to_settlement(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    shoe = actions.current_shoe(table)
+    assert shoe.state == Shoe.State.IN_PLAY
+    assert shoe.burned == 3
+    game = play(
+        table,
+        dealer,
+        [(1, "banker", "100"), (2, "player", "50"), (5, "banker", "37")],
+        ["4H", "9C", "2S", "KS"],  # Player 6, Banker natural 9
+    )
+    assert game.state == Round.State.SETTLED
+    assert (game.player_total, game.banker_total, game.winner) == (6, 9, "banker")
+    assert steps_of(game) == [
+        ("collect", 2, "player", "50.00"),
+        ("collect_vigorish", 5, "banker", "2.00"),
+        ("pay", 5, "banker", "37.00"),
+        ("collect_vigorish", 1, "banker", "5.00"),
+        ("pay", 1, "banker", "100.00"),
+    ]
+    shoe.refresh_from_db()
+    assert shoe.remaining["4H"] == 7 and shoe.remaining["3D"] == 7
+    assert verify_chain(table).ok
+
+
+def test_the_system_says_what_comes_next_and_refuses_a_card_not_due(db, dealer, floor):
+    table = ready_table("s42-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="player", amount="25", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["2H", "3C", "3S", "KS"]:
+        game = actions.deal_card(table, card=card, actor=dealer)
+    assert actions.expected_next(game) == "Player draws"
+    game = actions.deal_card(table, card="8D", actor=dealer)  # Banker 3 stands on an 8
+    assert game.state == Round.State.COMPLETE
+    before = Event.objects.filter(table=table).count()
+    with pytest.raises(actions.ActionError, match="no card is due"):
+        actions.deal_card(table, card="4D", actor=dealer)
+    assert game.cards.count() == 5
+    assert Event.objects.filter(table=table).count() == before
+
+
+def test_a_wager_after_no_more_bets_is_refused_and_nothing_changes(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="No more bets"):
+        actions.place_wager(table, seat=2, wager="player", amount="100", actor=dealer)
+    with pytest.raises(actions.ActionError, match="No more bets"):
+        actions.place_wager(table, seat=1, wager="banker", amount="500", actor=dealer)
+    game = actions.active_round(table)
+    assert [(w.seat, w.type, w.amount) for w in game.wagers.all()] == [
+        (1, "banker", Decimal("100.00"))
+    ]
+
+
+def test_a_bet_over_the_table_limit_is_refused(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="maximum is \\$5000"):
+        actions.place_wager(table, seat=1, wager="banker", amount="5000.01", actor=dealer)
+    with pytest.raises(actions.ActionError, match="minimum"):
+        actions.place_wager(table, seat=1, wager="banker", amount="10", actor=dealer)
+    assert not actions.active_round(table).wagers.exists()
+
+
+def test_an_impossible_card_is_refused(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor, decks=6)
+    shoe = actions.current_shoe(table)
+    shoe.remaining["AS"] = 0
+    shoe.save(update_fields=["remaining"])
+    actions.open_round(table, actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="no AS left"):
+        actions.deal_card(table, card="AS", actor=dealer)
+    with pytest.raises(actions.ActionError, match="not a card"):
+        actions.deal_card(table, card="1S", actor=dealer)
+
+
+def test_deferred_vigorish_is_marked_and_must_be_settled_before_the_shoe_ends(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor, options={"vigorish_collection": "deferred"})
+    play(table, dealer, [(2, "banker", "100")], ["4H", "9C", "2S", "KS"])
+    marker = VigorishMarker.objects.get(table=table)
+    assert (marker.seat, marker.amount, marker.status) == (2, Decimal("5.00"), "open")
+    with pytest.raises(actions.ActionError, match="Vigorish is still marked at seat 2"):
+        actions.end_shoe(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="seat 2"):
+        actions.leave_seat(table, seat=2, actor=dealer)
+
+
+def test_house_money_is_settled_before_any_third_card_and_may_ride(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.place_wager(table, seat=1, wager="house_money", amount="10", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["2H", "3C", "2S", "KD"]:  # Player pair of twos, 4; Banker 3
+        game = actions.deal_card(table, card=card, actor=dealer)
+    assert game.state == Round.State.HOUSE_MONEY
+    with pytest.raises(actions.ActionError, match="House Money"):
+        actions.deal_card(table, card="5D", actor=dealer)
+    actions.settle_house_money_wagers(table, rides={1: "banker"}, actor=dealer)
+    for card in ["5D", "4C"]:  # Player 9; Banker 3 draws on a 5: 7
+        game = actions.deal_card(table, card=card, actor=dealer)
+    game = actions.settle_round(table, actor=dealer)
+    assert steps_of(game)[0] == ("ride", 1, "banker", "30.00")
+    banker = game.wagers.get(type="banker")
+    assert banker.result == "lose"
+    assert ("collect", 1, "banker", "130.00") in steps_of(game)
+
+
+def test_the_big_table_curator_passes_the_shoe_when_banker_loses(db, dealer, floor):
+    seats = (1, 3, 10, 12)
+    table = ready_table("ma-big", dealer, floor, seats=seats)
+    assert table_for("ma-big").curator_seat == 1
+    play(table, dealer, [(3, "player", "100")], ["9H", "2C", "KS", "3D"])  # Player natural 9
+    table.refresh_from_db()
+    assert table.curator_seat is None
+    with pytest.raises(actions.ActionError, match="Offer the shoe to seat 3 first"):
+        actions.take_shoe(table, seat=10, actor=dealer)
+    actions.take_shoe(table, seat=10, declined=[3], actor=dealer)
+    assert table_for("ma-big").curator_seat == 10
+
+
+def test_a_round_is_void_and_every_wager_returned(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    actions.deal_card(table, card="4H", actor=dealer)
+    game = actions.void_round(table, reason="Shoe ran out", actor=dealer)
+    assert game.state == Round.State.VOID
+    assert steps_of(game) == [("return", 1, "banker", "100.00")]
+
+
+def test_the_cut_card_means_one_more_hand_then_the_shoe_ends(db, dealer, floor):
+    table = ready_table("s42-mini", dealer, floor)
+    natural = ["9H", "2C", "KS", "3D"]
+    play(table, dealer, [], natural)
+    actions.cut_card_out(table, actor=dealer)  # before round 2 starts
+    play(table, dealer, [], ["8H", "2C", "KS", "3D"])  # round 2: completes; "last hand" next
+    play(table, dealer, [], ["9D", "2C", "KH", "3D"])  # round 3: the last hand
+    with pytest.raises(actions.ActionError, match="last hand has been dealt"):
+        actions.open_round(table, actor=dealer)
+    actions.end_shoe(table, actor=dealer)
+    assert actions.current_shoe(table) is None
+
+
+def test_a_cut_too_close_to_the_end_is_refused(db, dealer, floor):
+    table = table_for("ma-big")
+    actions.open_table(table, actor=dealer)
+    actions.seat_player(table, seat=1, player="A", actor=dealer)
+    actions.receive_decks(table, decks=8, preinspected=True, actor=dealer)
+    with pytest.raises(actions.ActionError, match="a deck"):
+        actions.cut_cards(
+            table, seat=None, declined=[1], position=40, cover_from_back=20, actor=dealer
+        )
+
+
+def test_only_a_floorperson_verifies_the_inspection(db, dealer, floor, staff):
+    table = table_for("ma-mini")
+    actions.open_table(table, actor=dealer)
+    actions.receive_decks(table, decks=8, actor=dealer)
+    actions.inspect_decks(table, actor=dealer)
+    with pytest.raises(actions.NotAllowed, match="floorperson or pit boss"):
+        actions.verify_inspection(table, actor=dealer)
+    with pytest.raises(actions.NotAllowed):
+        actions.verify_inspection(table, actor=staff["surveillance"])
+    actions.verify_inspection(table, actor=floor)
