@@ -1,6 +1,8 @@
 """Every change of a table goes through one of these functions (see ``common``)."""
 
 from tablegame.actions.common import ActionError, NotAllowed
+from tablegame.actions.irregularities import report_irregularity
+from tablegame.actions.markers import collect_marker, request_vigorish_form
 from tablegame.actions.rounds import (
     cut_card_out,
     deal_card,
@@ -46,6 +48,7 @@ __all__ = [
     "active_round",
     "burn_cards",
     "close_table",
+    "collect_marker",
     "current_shoe",
     "cut_card_out",
     "cut_cards",
@@ -62,6 +65,8 @@ __all__ = [
     "pass_shoe",
     "place_wager",
     "receive_decks",
+    "report_irregularity",
+    "request_vigorish_form",
     "seat_player",
     "set_limit",
     "set_player_dealer_bank",

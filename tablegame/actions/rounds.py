@@ -278,8 +278,15 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
         raise ActionError(str(error)) from None
     hand = before.expected.hand
     shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
-    take_card(shoe, dealt)
-    shoe.save(update_fields=["remaining"])
+    if shoe.held_card and before.dealt == 0:
+        if str(dealt) != shoe.held_card:
+            raise ActionError(
+                f"The first card of this hand is the {shoe.held_card} held from the last hand."
+            )
+        shoe.held_card = ""  # already counted out of the shoe when it was drawn in error
+    else:
+        take_card(shoe, dealt)
+    shoe.save(update_fields=["remaining", "held_card"])
     position = game.cards.count() + 1
     DealtCard.objects.create(
         round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
@@ -288,7 +295,7 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
     if coup.dealt == 4 and game.wagers.filter(type=WagerType.HOUSE_MONEY.value).exists():
         game.state = State.HOUSE_MONEY
     elif coup.is_complete:
-        _complete(game, coup)
+        complete_coup(game, coup)
         fields += ["completed_at", "player_total", "banker_total", "winner", "tags", "announcement"]
     game.save(update_fields=fields)
     record(
@@ -304,7 +311,7 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
     return game
 
 
-def _complete(game: Round, coup: Any) -> None:
+def complete_coup(game: Round, coup: Any) -> None:
     outcome = Outcome.of(coup)
     game.state, game.completed_at = State.COMPLETE, timezone.now()
     game.player_total, game.banker_total = outcome.player_total, outcome.banker_total
@@ -340,7 +347,7 @@ def settle_house_money_wagers(
             result=s.result.value, payout=s.payout, ridden=s.ridden
         )
     if coup.is_complete:
-        _complete(game, coup)
+        complete_coup(game, coup)
         game.save(
             update_fields=[
                 "state",

@@ -57,6 +57,11 @@ class Shoe(models.Model):
     first_card = models.CharField(max_length=3, blank=True)
     burned = models.PositiveSmallIntegerField(default=0)
     remaining = models.JSONField(default=dict, help_text="Cards left, by card code.")
+    held_card = models.CharField(
+        max_length=3,
+        blank=True,
+        help_text="Drawn in error, undisclosed: the next hand's first card.",
+    )
     cut_card_round = models.PositiveIntegerField(
         null=True, blank=True, help_text="The round in which the cut card came out."
     )

@@ -187,3 +187,68 @@ def test_only_a_floorperson_verifies_the_inspection(db, dealer, floor, staff):
     with pytest.raises(actions.NotAllowed):
         actions.verify_inspection(table, actor=staff["surveillance"])
     actions.verify_inspection(table, actor=floor)
+
+
+def test_the_table_state_shows_the_round_the_shoe_and_what_comes_next(db, dealer, floor):
+    from tablegame.selectors import table_state
+
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    actions.deal_card(table, card="2H", actor=dealer)
+    state = table_state(table)
+    assert state["round"]["expected"] == "Banker's first card"
+    assert state["round"]["banker_turner"] == 1
+    assert state["shoe"]["cards_left"] == 8 * 52 - 1 - 3 - 1
+    assert state["sequence"] == Event.objects.filter(table=table).count()
+
+
+def test_an_undisclosed_card_drawn_in_error_is_the_next_hands_first_card(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    play(table, dealer, [], ["9H", "2C", "KS", "3D"])
+    actions.open_round(table, actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["9D", "2C", "KH", "3S"]:
+        actions.deal_card(table, card=card, actor=dealer)
+    found = actions.report_irregularity(
+        table, kind="card_drawn_in_error", card="5H", disclosed=False, actor=dealer
+    )
+    assert "first card of the next hand" in found.instruction
+    actions.settle_round(table, actor=dealer)
+    actions.open_round(table, actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="5H held from the last hand"):
+        actions.deal_card(table, card="6C", actor=dealer)
+    actions.deal_card(table, card="5H", actor=dealer)
+    assert actions.current_shoe(table).remaining["5H"] == 7
+
+
+def test_an_unauthorized_player_third_card_becomes_the_banker_third(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["6H", "2C", "KS", "3D"]:  # Player 6 stands, Banker 5 draws
+        actions.deal_card(table, card=card, actor=dealer)
+    actions.report_irregularity(
+        table, kind="unauthorized_player_third", card="4S", disclosed=True, actor=dealer
+    )
+    game = actions.active_round(table)
+    assert game.state == Round.State.COMPLETE
+    assert (game.player_total, game.banker_total) == (6, 9)
+
+
+def test_a_marker_is_collected_or_turned_into_a_form_request(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor, options={"vigorish_collection": "deferred"})
+    play(table, dealer, [(2, "banker", "100"), (5, "banker", "40")], ["4H", "9C", "2S", "KS"])
+    by_seat = {m.seat: m for m in VigorishMarker.objects.filter(table=table)}
+    actions.collect_marker(table, marker_id=by_seat[2].pk, actor=dealer)
+    with pytest.raises(actions.ActionError, match="Say why"):
+        actions.request_vigorish_form(table, marker_id=by_seat[5].pk, reason=" ", actor=dealer)
+    actions.request_vigorish_form(
+        table, marker_id=by_seat[5].pk, reason="Player left in a hurry", actor=dealer
+    )
+    actions.end_shoe(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="already collected"):
+        actions.collect_marker(table, marker_id=by_seat[2].pk, actor=dealer)

@@ -1,0 +1,114 @@
+"""Irregularities: a card drawn in error, an unauthorized Player third card, a card face up.
+
+000 §13, 002 (k), 004 §15. The engine's remedy decides where the card goes; the card leaves the
+shoe's count, is recorded, and the dealer is told what to do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from baccarat.cards import Card, CardError
+from baccarat.irregularities import (
+    Disposition,
+    Remedy,
+    card_drawn_in_error,
+    card_found_face_up,
+    unauthorized_player_third,
+)
+from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
+from tablegame.actions.rounds import complete_coup
+from tablegame.actions.shoes import current_shoe, take_card
+from tablegame.actions.tables import active_round
+from tablegame.models import Card as DealtCard
+from tablegame.models import Irregularity, Round, Shoe, Table
+
+KINDS = ("card_drawn_in_error", "unauthorized_player_third", "card_face_up")
+
+
+@transaction.atomic
+def report_irregularity(
+    table: Table, *, kind: str, card: str, disclosed: bool = False, actor: Any
+) -> Irregularity:
+    """Record an irregularity with the card involved; returns what the dealer must do."""
+    require_role(actor, TABLE_STAFF, "report an irregularity")
+    table = lock_table(table)
+    if kind not in KINDS:
+        raise ActionError(f"'{kind}' is not an irregularity: {', '.join(KINDS)}.")
+    try:
+        the_card = Card.parse(card)
+    except CardError as error:
+        raise ActionError(str(error)) from None
+    game = active_round(table)
+    if game is None or game.state not in (Round.State.DEALING, Round.State.COMPLETE):
+        raise ActionError("Irregularities are reported while a round is being dealt.")
+    rules = game.rules.submission
+    remedy = _remedy(kind, game, the_card, disclosed, rules)
+    shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
+    if shoe != current_shoe(table):
+        raise ActionError("The round's shoe is no longer in play.")
+    take_card(shoe, the_card)
+    shoe.burned += remedy.extra_burn
+    if remedy.disposition is Disposition.NEXT_HAND_FIRST:
+        shoe.held_card = str(the_card)
+    shoe.save(update_fields=["remaining", "burned", "held_card"])
+    hand = {
+        Disposition.BANKER_THIRD: DealtCard.Hand.BANKER,
+        Disposition.NEXT_HAND_FIRST: DealtCard.Hand.NEXT_HAND,
+    }.get(remedy.disposition, DealtCard.Hand.DISCARD)
+    DealtCard.objects.create(
+        round=game, position=game.cards.count() + 1, code=str(the_card), hand=hand, dealt_by=actor
+    )
+    found = Irregularity.objects.create(
+        round=game,
+        kind=kind,
+        card=str(the_card),
+        disclosed=disclosed,
+        disposition=remedy.disposition.value,
+        extra_burn=remedy.extra_burn,
+        instruction=remedy.instruction,
+        reported_by=actor,
+    )
+    if remedy.disposition is Disposition.BANKER_THIRD:
+        coup = game.coup()
+        if coup.is_complete:
+            complete_coup(game, coup)
+            game.save(
+                update_fields=[
+                    "state",
+                    "completed_at",
+                    "player_total",
+                    "banker_total",
+                    "winner",
+                    "tags",
+                    "announcement",
+                ]
+            )
+    record(
+        table,
+        actor,
+        "irregularity",
+        round=game.number,
+        kind=kind,
+        card=str(the_card),
+        disclosed=disclosed,
+        disposition=remedy.disposition.value,
+        extra_burn=remedy.extra_burn,
+        instruction=remedy.instruction,
+    )
+    return found
+
+
+def _remedy(kind: str, game: Round, card: Card, disclosed: bool, rules: Any) -> Remedy:
+    if kind == "card_face_up":
+        return card_found_face_up(card, rules=rules)
+    if kind == "card_drawn_in_error":
+        return card_drawn_in_error(card, disclosed=disclosed, rules=rules)
+    try:
+        return unauthorized_player_third(game.coup(), card, disclosed=disclosed, rules=rules)
+    except ValueError:
+        raise ActionError(
+            "That card was due to the Player: enter it as dealt, it is not an irregularity."
+        ) from None

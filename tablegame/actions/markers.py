@@ -1,0 +1,78 @@
+"""Deferred vigorish: collect a marker, or turn it into a Complimentary Vigorish Form request.
+
+000 §12(d)(2), 002 (c)(3)(ii)-(iv): marked vigorish is collected before the reshuffle or when the
+player leaves, or documented on a Complimentary Vigorish Form prepared by the pit clerk.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
+from tablegame.models import Table, VigorishMarker
+
+
+def _open_marker(table: Table, marker_id: int) -> VigorishMarker:
+    marker = table.markers.filter(pk=marker_id).first()
+    if marker is None:
+        raise ActionError(f"{table} has no vigorish marker {marker_id}.")
+    if marker.status != VigorishMarker.Status.OPEN:
+        raise ActionError(
+            f"The marker at seat {marker.seat} is already {marker.get_status_display().lower()}."
+        )
+    return marker
+
+
+@transaction.atomic
+def collect_marker(table: Table, *, marker_id: int, actor: Any) -> VigorishMarker:
+    """The vigorish marked at a seat is collected; the marker comes off the layout."""
+    require_role(actor, TABLE_STAFF, "collect vigorish")
+    table = lock_table(table)
+    marker = _open_marker(table, marker_id)
+    marker.status, marker.resolved_at, marker.resolved_by = (
+        VigorishMarker.Status.COLLECTED,
+        timezone.now(),
+        actor,
+    )
+    marker.save(update_fields=["status", "resolved_at", "resolved_by"])
+    record(
+        table,
+        actor,
+        "vigorish_collected",
+        seat=marker.seat,
+        amount=str(marker.amount),
+        marker=marker.pk,
+    )
+    return marker
+
+
+@transaction.atomic
+def request_vigorish_form(
+    table: Table, *, marker_id: int, reason: str, actor: Any
+) -> VigorishMarker:
+    """The vigorish will not be collected: the pit prepares a Complimentary Vigorish Form."""
+    require_role(actor, TABLE_STAFF, "request a Complimentary Vigorish Form")
+    table = lock_table(table)
+    marker = _open_marker(table, marker_id)
+    if not reason.strip():
+        raise ActionError("Say why the vigorish was not collected (it goes on the form).")
+    marker.status, marker.resolved_at, marker.resolved_by, marker.reason = (
+        VigorishMarker.Status.FORM_REQUESTED,
+        timezone.now(),
+        actor,
+        reason.strip(),
+    )
+    marker.save(update_fields=["status", "resolved_at", "resolved_by", "reason"])
+    record(
+        table,
+        actor,
+        "vigorish_form_requested",
+        seat=marker.seat,
+        amount=str(marker.amount),
+        marker=marker.pk,
+        reason=marker.reason,
+    )
+    return marker
