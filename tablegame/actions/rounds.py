@@ -479,8 +479,15 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -
                 seat=table.player_dealer_seat,
                 offered_to=offered,
             )
+            table.previous_player_dealer_seat = table.player_dealer_seat
             table.player_dealer_seat, table.player_dealer_hands = None, 0
-        table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])
+        table.save(
+            update_fields=[
+                "player_dealer_seat",
+                "player_dealer_hands",
+                "previous_player_dealer_seat",
+            ]
+        )
     call = after_round(game.number, game.shoe.cut_card_round)
     if call is not ShoeCall.CONTINUE:
         record(table, None, "shoe_call", call=call.value, round=game.number)

@@ -297,10 +297,11 @@ def take_player_dealer(
     if active_round(table):
         raise ActionError("The player-dealer position changes only between rounds.")
     seats = occupied_seats(table)
-    if table.player_dealer_seat is None:
+    last = table.player_dealer_seat or table.previous_player_dealer_seat
+    if last is None:
         order = [seat] if seat in seats else []  # the first position is offered to anyone seated
     else:
-        order = california_action_order(table.player_dealer_seat, seats)
+        order = california_action_order(last, seats)
     _check_offer(order, seat, declined, "the player-dealer position")
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
     table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])

@@ -49,6 +49,9 @@ class Table(models.Model):
     player_dealer_seat = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="California: the seat holding the player-dealer position."
     )
+    previous_player_dealer_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last player-dealer: the position moves clockwise on."
+    )
     player_dealer_hands = models.PositiveSmallIntegerField(
         default=0, help_text="Hands the current player-dealer has banked (rotates every two)."
     )

@@ -1,0 +1,112 @@
+"""Rules Submissions over time, California's player-dealer, and the big table's shoe."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from tablegame import actions
+from tablegame.models import Round
+from tests.tablegame.conftest import play, ready_table, table_for
+
+
+def test_a_procedure_change_needs_thirty_minutes_notice_to_surveillance(db, dealer, floor):
+    table = table_for("s42-mini")
+    actions.open_table(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="30 minutes"):
+        actions.file_rules(
+            table,
+            profile="s42-mini",
+            options={"settlement": "vigorish_all_then_pay"},
+            actor=floor,
+        )
+    assert table.rules.settlement.value == "pay_then_vigorish_by_seat"
+
+
+def test_every_section_42_table_of_a_pit_keeps_one_settlement_procedure(db, dealer, floor):
+    table = table_for("s42-mini")
+    later = timezone.now() + datetime.timedelta(hours=1)
+    with pytest.raises(actions.ActionError, match="same rules uses one settlement"):
+        actions.file_rules(
+            table,
+            profile="s42-mini",
+            options={"settlement": "vigorish_all_then_pay"},
+            effective_at=later,
+            actor=floor,
+        )
+
+
+def test_a_filed_option_takes_effect_at_its_time(db, dealer, floor):
+    table = table_for("ma-mini")
+    actions.open_table(table, actor=dealer)
+    later = timezone.now() + datetime.timedelta(hours=1)
+    actions.file_rules(
+        table, profile="ma-mini", options={"tie_odds": 9}, effective_at=later, actor=floor
+    )
+    assert table.rules.tie_odds == 8
+    assert table.rules_record(later).submission.tie_odds == 9
+
+
+def test_a_dealer_may_not_change_the_rules(db, dealer):
+    with pytest.raises(actions.NotAllowed):
+        actions.file_rules(table_for("ma-mini"), profile="ma-mini", actor=dealer)
+
+
+def test_an_impossible_option_is_refused_in_plain_words(db, floor):
+    with pytest.raises(actions.ActionError, match="at least 8 to 1"):
+        actions.file_rules(
+            table_for("ma-mini"), profile="ma-mini", options={"tie_odds": 7}, actor=floor
+        )
+
+
+def test_the_california_bank_covers_wagers_until_exhausted_and_the_position_rotates(
+    db, dealer, floor
+):
+    table = table_for("ca-commission-free")
+    actions.open_table(table, actor=dealer)
+    for seat in (1, 2, 4, 5):
+        actions.seat_player(table, seat=seat, player=f"P{seat}", actor=dealer)
+    actions.take_player_dealer(table, seat=4, actor=dealer)
+    actions.receive_decks(table, decks=8, preinspected=True, actor=dealer)
+    actions.cut_cards(
+        table, seat=None, declined=[5, 4, 2, 1], position=100, cover_from_back=20, actor=dealer
+    )
+    actions.burn_cards(table, first_card="KD", actor=dealer)
+    for hand in range(2):
+        actions.open_round(table, actor=dealer)
+        actions.set_player_dealer_bank(table, bank="100", actor=dealer)
+        actions.place_wager(table, seat=2, wager="banker", amount="50", actor=dealer)
+        actions.place_wager(table, seat=1, wager="banker", amount="80", actor=dealer)
+        with pytest.raises(actions.ActionError, match="banks the game"):
+            actions.place_wager(table, seat=4, wager="player", amount="25", actor=dealer)
+        actions.no_more_bets(table, actor=dealer)
+        for card in ["2H", "3C", "3S", "KS", "KD", "4H"]:  # Banker 7 over Player 5
+            game = actions.deal_card(table, card=card, actor=dealer)
+        game = actions.settle_round(table, actor=dealer)
+    seat1 = game.wagers.get(seat=1)
+    assert (seat1.payout, seat1.returned) == (Decimal("50.00"), Decimal("30.00"))
+    assert game.steps.filter(action="collect_fee").count() == 3
+    table.refresh_from_db()
+    assert table.player_dealer_seat is None  # two hands banked: the position moves on
+    with pytest.raises(actions.ActionError, match="Offer the player-dealer position to seat 2"):
+        actions.take_player_dealer(table, seat=1, actor=dealer)
+    actions.take_player_dealer(table, seat=2, actor=dealer)
+
+
+def test_a_simulated_round_refuses_wagers(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    game = actions.open_round(table, actor=dealer)
+    Round.objects.filter(pk=game.pk).update(simulated=True)
+    with pytest.raises(actions.ActionError, match="simulated round"):
+        actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+
+
+def test_new_decks_are_required_after_every_shoe_on_the_big_table(db, dealer, floor):
+    table = ready_table("ma-big", dealer, floor, seats=(1, 2))
+    play(table, dealer, [], ["9H", "2C", "KS", "3D"])
+    actions.end_shoe(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="New decks are required"):
+        actions.receive_decks(table, decks=8, new_decks=False, actor=dealer)
