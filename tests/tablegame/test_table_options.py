@@ -75,7 +75,7 @@ def test_the_california_bank_covers_wagers_until_exhausted_and_the_position_rota
         table, seat=None, declined=[5, 4, 2, 1], position=100, cover_from_back=20, actor=dealer
     )
     actions.burn_cards(table, first_card="KD", actor=dealer)
-    for hand in range(2):
+    for _hand in range(2):
         actions.open_round(table, actor=dealer)
         actions.set_player_dealer_bank(table, bank="100", actor=dealer)
         actions.place_wager(table, seat=2, wager="banker", amount="50", actor=dealer)
