@@ -54,13 +54,20 @@ def report_irregularity(
     if remedy.disposition is Disposition.NEXT_HAND_FIRST:
         shoe.held_card = str(the_card)
     shoe.save(update_fields=["remaining", "burned", "held_card"])
-    hand = {
-        Disposition.BANKER_THIRD: DealtCard.Hand.BANKER,
-        Disposition.NEXT_HAND_FIRST: DealtCard.Hand.NEXT_HAND,
-    }.get(remedy.disposition, DealtCard.Hand.DISCARD)
-    DealtCard.objects.create(
-        round=game, position=game.cards.count() + 1, code=str(the_card), hand=hand, dealt_by=actor
-    )
+    if remedy.disposition is Disposition.SIMULATED_ROUND:
+        _simulated_round(game, the_card, actor)
+    else:
+        hand = {
+            Disposition.BANKER_THIRD: DealtCard.Hand.BANKER,
+            Disposition.NEXT_HAND_FIRST: DealtCard.Hand.NEXT_HAND,
+        }.get(remedy.disposition, DealtCard.Hand.DISCARD)
+        DealtCard.objects.create(
+            round=game,
+            position=game.cards.count() + 1,
+            code=str(the_card),
+            hand=hand,
+            dealt_by=actor,
+        )
     found = Irregularity.objects.create(
         round=game,
         kind=kind,
@@ -112,3 +119,24 @@ def _remedy(kind: str, game: Round, card: Card, disclosed: bool, rules: Any) -> 
         raise ActionError(
             "That card was due to the Player: enter it as dealt, it is not an irregularity."
         ) from None
+
+
+def _simulated_round(game: Round, card: Card, actor: Any) -> Round:
+    """A round without wagers that starts with the disclosed card (000 §13(c)(2), (d)).
+
+    It is dealt and settled like any round, then the round it interrupted resumes.
+    """
+    number = (game.shoe.rounds.order_by("-number").values_list("number", flat=True).first()) + 1
+    simulated = Round.objects.create(
+        table=game.table,
+        shoe=game.shoe,
+        number=number,
+        rules=game.rules,
+        simulated=True,
+        state=Round.State.DEALING,
+        no_more_bets_at=game.no_more_bets_at,
+    )
+    DealtCard.objects.create(
+        round=simulated, position=1, code=str(card), hand=DealtCard.Hand.PLAYER, dealt_by=actor
+    )
+    return simulated

@@ -447,7 +447,8 @@ def settle_round(table: Table, *, actor: Any) -> Round:
         winner=game.winner,
         steps=[_step_data(s) for s in round_steps],
     )
-    _after_settlement(table, game, result.outcome, actor)
+    if not game.simulated:
+        _after_settlement(table, game, result.outcome, actor)
     return game
 
 

@@ -101,19 +101,21 @@ def receive_decks(
         if schedule is None or schedule.is_due(now):
             raise ActionError("The decks must be changed (every 24 hours): bring new decks.")
     number = (table.shoes.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    if automatic_shuffler and rules.shuffler_batches:
-        back_colour = back_colour or f"batch {batch_for_shoe(number)}"
+    batched = automatic_shuffler and rules.shuffler_batches
+    if batched:  # one batch deals this shoe while the other waits in the shuffler (000 §3(b))
+        back_colour = back_colour or f"batch {batch_for_shoe(number) + 1}"
+    in_shoe = decks // 2 if batched else decks
     ready = State.SHUFFLED if preinspected else (State.RECEIVED if new_decks else State.WASHED)
     shoe = Shoe.objects.create(
         table=table,
         number=number,
-        decks=decks,
+        decks=in_shoe,
         automatic_shuffler=automatic_shuffler,
-        batch=batch_for_shoe(number) if automatic_shuffler and rules.shuffler_batches else None,
+        batch=batch_for_shoe(number) if batched else None,
         back_colour=back_colour,
         preinspected=preinspected,
         state=ready,
-        remaining=fresh_counts(decks),
+        remaining=fresh_counts(in_shoe),
     )
     if new_decks:
         due = now + datetime.timedelta(hours=24)

@@ -252,3 +252,29 @@ def test_a_marker_is_collected_or_turned_into_a_form_request(db, dealer, floor):
     actions.end_shoe(table, actor=dealer)
     with pytest.raises(actions.ActionError, match="already collected"):
         actions.collect_marker(table, marker_id=by_seat[2].pk, actor=dealer)
+
+
+def test_a_card_found_face_up_starts_a_simulated_round_then_the_real_round_resumes(
+    db, dealer, floor
+):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    real = actions.active_round(table)
+    actions.report_irregularity(table, kind="card_face_up", card="7C", actor=dealer)
+    simulated = actions.active_round(table)
+    assert simulated.simulated and simulated.pk != real.pk
+    assert actions.expected_next(simulated) == "Banker's first card"
+    for card in ["2C", "KS", "3D", "4D"]:  # P 7C KS = 7 stands; B 2C 3D = 5 draws
+        actions.deal_card(table, card=card, actor=dealer)
+    actions.settle_round(table, actor=dealer)
+    assert actions.active_round(table).pk == real.pk
+    game = play_rest(table, dealer, ["9H", "2C", "KS", "3D"])
+    assert game.wagers.get().result == "lose"
+
+
+def play_rest(table, dealer, cards):
+    for card in cards:
+        actions.deal_card(table, card=card, actor=dealer)
+    return actions.settle_round(table, actor=dealer)

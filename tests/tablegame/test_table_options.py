@@ -110,3 +110,20 @@ def test_new_decks_are_required_after_every_shoe_on_the_big_table(db, dealer, fl
     actions.end_shoe(table, actor=dealer)
     with pytest.raises(actions.ActionError, match="New decks are required"):
         actions.receive_decks(table, decks=8, new_decks=False, actor=dealer)
+
+
+def test_an_automatic_shuffler_deals_one_batch_per_shoe_alternately(db, dealer, floor):
+    table = table_for("ma-mini")
+    actions.open_table(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="two equal batches"):
+        actions.receive_decks(table, decks=13, automatic_shuffler=True, actor=dealer)
+    first = actions.receive_decks(
+        table, decks=12, automatic_shuffler=True, preinspected=True, actor=dealer
+    )
+    assert (first.decks, first.batch, first.cards_left) == (6, 0, 6 * 52)
+    actions.end_shoe(table, actor=dealer)
+    second = actions.receive_decks(
+        table, decks=12, automatic_shuffler=True, new_decks=False, actor=dealer
+    )
+    assert second.batch == 1 and second.back_colour == "batch 2"
+    actions.shuffle_decks(table, machine=True, actor=dealer)

@@ -1,0 +1,220 @@
+"""Input of the table commands: the shape and types of each request body, never the rules.
+
+Each serializer's validated data are the keyword arguments of its action (``source=`` renames
+where the API's word differs), so a view passes them on unchanged. Whether a wager, card or cut is
+allowed is the action's decision; here only malformed input is refused (400). Money is read as
+``Decimal`` (``DecimalField``), never as a float.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from rest_framework import serializers
+
+from baccarat.cards import Card, CardError
+from baccarat.profiles import PROFILES
+from baccarat.shoe import ShuffleStep
+from baccarat.wagertypes import WagerType
+from tablegame.actions.irregularities import KINDS
+from tablegame.models import Table
+
+WAGER_TYPES = [(t.value, t.label) for t in WagerType]
+RIDES = [(WagerType.PLAYER.value, "Player"), (WagerType.BANKER.value, "Banker")]
+
+
+def money(**kwargs: Any) -> serializers.DecimalField:
+    """An amount in dollars and cents, as a JSON string ("100.00") or number."""
+    return serializers.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+
+
+class CardField(serializers.CharField):
+    """A card code as the dealer reads it: ``KH``, ``10D`` or ``TD``, ``as``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=3, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            Card.parse(text)
+        except CardError as error:
+            raise serializers.ValidationError(str(error)) from None
+        return text
+
+
+def plain_json(value: Any) -> Any:
+    """``value`` with every Decimal as a string: the event record takes plain JSON only."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: plain_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain_json(item) for item in value]
+    return value
+
+
+class NoInput(serializers.Serializer):
+    """The command takes no body."""
+
+
+class SitInput(serializers.Serializer):
+    player = serializers.CharField(
+        max_length=100, help_text="The player's name or a description, e.g. 'Red scarf'."
+    )
+
+
+class RulesInput(serializers.Serializer):
+    profile = serializers.ChoiceField(
+        choices=[(name, p.title) for name, p in PROFILES.items()],
+        help_text="The rules profile (preset) the Rules Submission starts from.",
+    )
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text=(
+            'Option overrides, e.g. {"vigorish_collection": "deferred"}; write decimal options '
+            'as strings ("0.04").'
+        ),
+    )
+    effective_at = serializers.DateTimeField(
+        required=False, allow_null=True, default=None, help_text="Default: now."
+    )
+
+    def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
+        return plain_json(value)  # type: ignore[no-any-return]
+
+
+class LimitInput(serializers.Serializer):
+    wager = serializers.ChoiceField(choices=WAGER_TYPES)
+    minimum = money()
+    maximum = money()
+
+
+class ReceiveDecksInput(serializers.Serializer):
+    decks = serializers.IntegerField(min_value=1, max_value=99)
+    automatic_shuffler = serializers.BooleanField(required=False, default=False)
+    preinspected = serializers.BooleanField(
+        required=False, default=False, help_text="Inspected and shuffled off the table."
+    )
+    back_colour = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
+    new_decks = serializers.BooleanField(
+        required=False, default=True, help_text="False: reshuffle the last shoe's decks."
+    )
+
+
+class ShuffleInput(serializers.Serializer):
+    steps = serializers.ListField(
+        child=serializers.ChoiceField(choices=[s.value for s in ShuffleStep]),
+        required=False,
+        default=list,
+        help_text="A manual shuffle, step by step.",
+    )
+    machine = serializers.BooleanField(
+        required=False, default=False, help_text="Shuffled in the automatic shuffler."
+    )
+
+
+def seats(help_text: str) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        help_text=help_text,
+    )
+
+
+class CutInput(serializers.Serializer):
+    seat = serializers.IntegerField(
+        min_value=1, allow_null=True, help_text="The seat that cuts; null when the dealer cuts."
+    )
+    position = serializers.IntegerField(min_value=0, max_value=32767)
+    cover_from_back = serializers.IntegerField(min_value=0, max_value=32767)
+    declined = seats("Seats offered the cut before, which declined.")
+
+
+class ReasonInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False)
+
+
+class BurnInput(serializers.Serializer):
+    first_card = CardField(help_text="The card exposed; as many as its face value are burned.")
+
+
+class CuratorInput(serializers.Serializer):
+    seat = serializers.IntegerField(
+        min_value=1, allow_null=True, help_text="The seat taking the shoe; null: the dealer."
+    )
+    declined = seats("Seats offered the shoe before, which declined.")
+
+
+class PassShoeInput(serializers.Serializer):
+    ordered = serializers.BooleanField(
+        required=False, default=False, help_text="On the order of the dealer or a floorperson."
+    )
+
+
+class PlayerDealerInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1)
+    declined = seats("Seats offered the position before, which declined.")
+
+
+class WagerInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1)
+    type = serializers.ChoiceField(choices=WAGER_TYPES, source="wager")
+    amount = money(help_text='Dollars and cents, e.g. "100.00".')
+    ride = serializers.ChoiceField(
+        choices=RIDES,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="House Money: the wager a winning payout rides on.",
+    )
+
+
+class WithdrawInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1)
+    type = serializers.ChoiceField(choices=WAGER_TYPES, source="wager")
+
+
+class BankInput(serializers.Serializer):
+    bank = money(help_text="The player-dealer's bank for this hand.")
+
+
+class CardInput(serializers.Serializer):
+    card = CardField(help_text="The card just dealt; the rules decide which hand it goes to.")
+
+
+class HouseMoneyInput(serializers.Serializer):
+    rides = serializers.DictField(
+        child=serializers.ChoiceField(choices=RIDES, allow_null=True),
+        required=False,
+        default=dict,
+        help_text='By seat number: the wager a winning payout rides on, e.g. {"1": "banker"}.',
+    )
+
+    def validate_rides(self, value: dict[str, str | None]) -> dict[int, str | None]:
+        try:
+            return {int(seat): ride for seat, ride in value.items()}
+        except ValueError:
+            raise serializers.ValidationError('Key the rides by seat number, e.g. "1".') from None
+
+
+class IrregularityInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KINDS)
+    card = CardField()
+    disclosed = serializers.BooleanField(
+        required=False, default=False, help_text="The card was seen by the players."
+    )
+
+
+class TableSummary(serializers.Serializer):
+    """A line of the floor: the table and the game it is dealt under now."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    pit = serializers.CharField()
+    status = serializers.ChoiceField(choices=Table.Status.choices)
+    profile = serializers.CharField(source="rules.name")
+    title = serializers.CharField(source="rules.title")
