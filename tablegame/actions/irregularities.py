@@ -82,17 +82,6 @@ def report_irregularity(
         coup = game.coup()
         if coup.is_complete:
             complete_coup(game, coup)
-            game.save(
-                update_fields=[
-                    "state",
-                    "completed_at",
-                    "player_total",
-                    "banker_total",
-                    "winner",
-                    "tags",
-                    "announcement",
-                ]
-            )
     record(
         table,
         actor,

@@ -291,13 +291,11 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
     DealtCard.objects.create(
         round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
     )
-    fields = ["state"]
     if coup.dealt == 4 and game.wagers.filter(type=WagerType.HOUSE_MONEY.value).exists():
         game.state = State.HOUSE_MONEY
+        game.save(update_fields=["state"])
     elif coup.is_complete:
         complete_coup(game, coup)
-        fields += ["completed_at", "player_total", "banker_total", "winner", "tags", "announcement"]
-    game.save(update_fields=fields)
     record(
         table,
         actor,
@@ -312,11 +310,23 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
 
 
 def complete_coup(game: Round, coup: Any) -> None:
+    """The coup is complete: store the result and the dealer's announcement."""
     outcome = Outcome.of(coup)
     game.state, game.completed_at = State.COMPLETE, timezone.now()
     game.player_total, game.banker_total = outcome.player_total, outcome.banker_total
     game.winner, game.tags = outcome.winner.value, list(outcome.tags)
     game.announcement = outcome.announcement(ez=game.rules.submission.is_ez)
+    game.save(update_fields=[*COMPLETION_FIELDS, "state"])
+
+
+COMPLETION_FIELDS = (
+    "completed_at",
+    "player_total",
+    "banker_total",
+    "winner",
+    "tags",
+    "announcement",
+)
 
 
 @transaction.atomic
@@ -348,17 +358,6 @@ def settle_house_money_wagers(
         )
     if coup.is_complete:
         complete_coup(game, coup)
-        game.save(
-            update_fields=[
-                "state",
-                "completed_at",
-                "player_total",
-                "banker_total",
-                "winner",
-                "tags",
-                "announcement",
-            ]
-        )
     else:
         game.state = State.DEALING
         game.save(update_fields=["state"])

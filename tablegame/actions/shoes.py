@@ -141,54 +141,63 @@ def receive_decks(
     return shoe
 
 
+def _prepare(
+    table: Table, actor: Any, doing: str, frm: str, to: str, event: str, **fields: Any
+) -> Shoe:
+    """One step of readying the decks: refuse it out of order, else advance and record it."""
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, frm)
+    _advance(shoe, to, **fields)
+    record(table, actor, event, shoe=shoe.number)
+    return shoe
+
+
 @transaction.atomic
 def inspect_decks(table: Table, *, actor: Any) -> Shoe:
     """The dealer inspected the decks for defects (000 §4(a))."""
     require_role(actor, TABLE_STAFF, "inspect decks")
-    table = lock_table(table)
-    shoe = _shoe(table)
-    _expect(shoe, State.RECEIVED)
-    _advance(shoe, State.INSPECTED, inspected_by=actor)
-    record(table, actor, "decks_inspected", shoe=shoe.number)
-    return shoe
+    return _prepare(
+        table,
+        actor,
+        "inspect",
+        State.RECEIVED,
+        State.INSPECTED,
+        "decks_inspected",
+        inspected_by=actor,
+    )
 
 
 @transaction.atomic
 def verify_inspection(table: Table, *, actor: Any) -> Shoe:
     """The floorperson verifies the dealer's inspection (000 §4(a))."""
     require_role(actor, SUPERVISORS, "verify a deck inspection")
-    table = lock_table(table)
-    shoe = _shoe(table)
-    _expect(shoe, State.INSPECTED)
-    if shoe.inspected_by_id == actor.pk:
+    shoe = current_shoe(table)
+    if shoe and shoe.inspected_by_id == actor.pk:
         raise ActionError("The inspection is verified by someone other than the inspector.")
-    _advance(shoe, State.VERIFIED, verified_by=actor)
-    record(table, actor, "inspection_verified", shoe=shoe.number)
-    return shoe
+    return _prepare(
+        table,
+        actor,
+        "verify",
+        State.INSPECTED,
+        State.VERIFIED,
+        "inspection_verified",
+        verified_by=actor,
+    )
 
 
 @transaction.atomic
 def spread_decks(table: Table, *, actor: Any) -> Shoe:
     """Cards spread face up by deck, suit and sequence for the first player (000 §4(b), (d))."""
     require_role(actor, TABLE_STAFF, "spread the decks")
-    table = lock_table(table)
-    shoe = _shoe(table)
-    _expect(shoe, State.VERIFIED)
-    _advance(shoe, State.SPREAD)
-    record(table, actor, "decks_spread", shoe=shoe.number)
-    return shoe
+    return _prepare(table, actor, "spread", State.VERIFIED, State.SPREAD, "decks_spread")
 
 
 @transaction.atomic
 def wash_decks(table: Table, *, actor: Any) -> Shoe:
     """Turned face down, washed and stacked; batches stacked apart with a shuffler (000 §4(c))."""
     require_role(actor, TABLE_STAFF, "wash the decks")
-    table = lock_table(table)
-    shoe = _shoe(table)
-    _expect(shoe, State.SPREAD)
-    _advance(shoe, State.WASHED)
-    record(table, actor, "decks_washed", shoe=shoe.number)
-    return shoe
+    return _prepare(table, actor, "wash", State.SPREAD, State.WASHED, "decks_washed")
 
 
 @transaction.atomic
