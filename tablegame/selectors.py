@@ -53,6 +53,7 @@ def table_state(table: Table) -> dict[str, Any]:
         "shoe": _shoe(shoe),
         "round": _round(game) if game else None,
         "deck_change": _deck_change(table),
+        "meters": {m.name: str(m.amount) for m in table.meters.all()},
     }
 
 

@@ -17,6 +17,7 @@ from baccarat.drawing import Expect, IllegalDeal
 from baccarat.errors import RulesError
 from baccarat.money import parse_amount
 from baccarat.outcome import Outcome
+from baccarat.royal9 import Royal9Award, contribute
 from baccarat.seating import card_turner, curator_must_pass, next_player_dealer
 from baccarat.settlement import Action as StepAction
 from baccarat.settlement import PlayerDealer, check_wagers, settle, settle_house_money
@@ -29,6 +30,7 @@ from tablegame.models import (
     Card as DealtCard,
 )
 from tablegame.models import (
+    ProgressiveMeter,
     Round,
     SettlementStep,
     Shoe,
@@ -406,10 +408,18 @@ def settle_round(table: Table, *, actor: Any) -> Round:
         raise ActionError("The coup is not complete: deal the cards the rules call for.")
     rules = game.rules.submission
     coup = game.coup()
+    meters = _contribute_to_meters(table, game, rules)
     try:
-        result = settle(coup, _engine_wagers(game), rules, player_dealer=_player_dealer(game))
+        result = settle(
+            coup,
+            _engine_wagers(game),
+            rules,
+            player_dealer=_player_dealer(game),
+            meters={m.name: m.amount for m in meters},
+        )
     except RulesError as error:
         raise ActionError(str(error)) from None
+    _reseed_hit_meters(table, game, meters, result, rules)
     done = game.steps.count()
     round_steps = [s for s in result.steps if s.phase != "house_money"]
     _save_steps(game, round_steps, start=done + 1)
@@ -449,6 +459,40 @@ def settle_round(table: Table, *, actor: Any) -> Round:
     if not game.simulated:
         _after_settlement(table, game, result.outcome, actor)
     return game
+
+
+def _contribute_to_meters(table: Table, game: Round, rules: Any) -> list[ProgressiveMeter]:
+    """Each Royal 9 wager feeds the Star, Spade and Heart meters by their contribution rates."""
+    meters = list(ProgressiveMeter.objects.select_for_update().filter(table=table))
+    staked = sum((w.amount for w in game.wagers.filter(type=WagerType.ROYAL9.value)), Decimal("0"))
+    if rules.royal9 is None or not staked:
+        return meters
+    for meter in meters:
+        meter.amount = contribute(meter.amount, staked, rules.royal9.progressive(meter.name))
+        meter.updated_at = timezone.now()
+        meter.save(update_fields=["amount", "updated_at"])
+    return meters
+
+
+def _reseed_hit_meters(
+    table: Table, game: Round, meters: list[ProgressiveMeter], result: Any, rules: Any
+) -> None:
+    """A progressive paid in full starts again from its reseed value."""
+    by_name = {m.name: m for m in meters}
+    for won in result.wagers:
+        meter = Royal9Award(won.award).meter if won.award else None
+        if meter and meter in by_name:
+            by_name[meter].amount = rules.royal9.progressive(meter).reseed
+            by_name[meter].save(update_fields=["amount"])
+            record(
+                table,
+                None,
+                "progressive_hit",
+                round=game.number,
+                seat=won.seat,
+                meter=meter,
+                paid=str(won.payout),
+            )
 
 
 def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -> None:

@@ -23,6 +23,7 @@ from tablegame.actions.common import (
     require_role,
 )
 from tablegame.models import (
+    ProgressiveMeter,
     Round,
     Seat,
     Table,
@@ -66,6 +67,12 @@ def open_table(table: Table, *, actor: Any) -> Table:
         TableLimit.objects.get_or_create(
             table=table, wager_type=wager.value, defaults={"minimum": low, "maximum": high}
         )
+    if rules.royal9 is not None:
+        for meter in ("star", "spade", "heart"):
+            seed = rules.royal9.progressive(meter).reseed
+            ProgressiveMeter.objects.get_or_create(
+                table=table, name=meter, defaults={"amount": seed}
+            )
     table.status, table.status_changed_at = Table.Status.OPEN, timezone.now()
     table.save(update_fields=["status", "status_changed_at"])
     record(table, actor, "table_opened", profile=rules.name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from tablegame.api.commands import HEADER
@@ -153,7 +153,20 @@ class TableState(serializers.Serializer):
     deck_change = DeckChangeInfo(allow_null=True)
 
 
-ERRORS: dict[int, Any] = {400: Error, 401: Error, 403: Error, 404: Error}
+READ_ERRORS: dict[int, Any] = {
+    401: OpenApiResponse(Error, "Not logged in: no session and no valid token."),
+    403: OpenApiResponse(Error, "Refused (e.g. a session request without its CSRF token)."),
+    404: OpenApiResponse(Error, "No such table."),
+}
+COMMAND_RESPONSES: dict[int, Any] = {
+    200: OpenApiResponse(TableState, "Done: the whole table state after the change."),
+    400: OpenApiResponse(Error, "Malformed input, or a required Idempotency-Key missing."),
+    **READ_ERRORS,
+    403: OpenApiResponse(Error, "Your role may not do this (the action's message)."),
+    409: OpenApiResponse(
+        Error, "Refused by the rules, or the key was used for another command. Nothing changed."
+    ),
+}
 
 
 class CommandSchema(AutoSchema):
@@ -174,7 +187,7 @@ class CommandSchema(AutoSchema):
         return serializer if serializer.fields else None
 
     def get_response_serializers(self) -> Any:
-        return {200: TableState, **ERRORS, 409: Error}
+        return COMMAND_RESPONSES
 
     def get_override_parameters(self) -> list[Any]:
         required = self.view.key_required

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,28 +20,31 @@ from rest_framework.views import APIView
 from tablegame.api import serializers as inputs
 from tablegame.api.commands import command_name, run_command
 from tablegame.api.errors import DecimalJSONParser
-from tablegame.api.schema import ERRORS, CommandSchema, TableState
+from tablegame.api.schema import READ_ERRORS, CommandSchema, TableState
 from tablegame.models import Table
 from tablegame.selectors import table_state
 
 
-@extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **ERRORS})
-class TableList(generics.ListAPIView):  # type: ignore[type-arg]
+@extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **READ_ERRORS})
+class TableList(generics.ListAPIView):
     """Every table on the floor, with the game it is dealt under now."""
 
     serializer_class = inputs.TableSummary
     queryset = Table.objects.select_related("pit").prefetch_related("rules_history")
 
 
-@extend_schema(tags=["tables"], responses={200: TableState, **ERRORS})
+@extend_schema(tags=["tables"], responses={200: TableState, **READ_ERRORS})
 class TableDetail(APIView):
     """The whole state of one table: seats, limits, shoe, the round and what comes next."""
 
     def get(self, request: Request, table_id: int) -> Response:
-        return Response(table_state(get_object_or_404(Table, pk=table_id)))
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise NotFound(f"There is no table {table_id}.")
+        return Response(table_state(table))
 
 
-class TableCommand(generics.GenericAPIView):  # type: ignore[type-arg]
+class TableCommand(generics.GenericAPIView):
     """Base of every command: validate the body, run the one action, answer the table state."""
 
     table_action: ClassVar[Callable[..., Any]]
@@ -78,4 +81,4 @@ def command(
             "__doc__": action.__doc__,
         },
     )
-    return view.as_view()  # type: ignore[attr-defined,no-any-return]
+    return view.as_view()

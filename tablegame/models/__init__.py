@@ -3,13 +3,14 @@
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
-from tablegame.models.vigorish import CommandRecord, VigorishMarker
+from tablegame.models.vigorish import CommandRecord, ProgressiveMeter, VigorishMarker
 
 __all__ = [
     "Card",
     "CommandRecord",
     "DeckChange",
     "Irregularity",
+    "ProgressiveMeter",
     "Round",
     "Seat",
     "SettlementStep",

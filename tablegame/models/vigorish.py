@@ -58,3 +58,19 @@ class CommandRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.command} {self.key}"
+
+
+class ProgressiveMeter(models.Model):
+    """A Royal 9 progressive meter at a table: Star, Spade or Heart (004 §13(i))."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="meters")
+    name = models.CharField(max_length=10)
+    amount = models.DecimalField(**MONEY)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("table", "name")
+        constraints = (models.UniqueConstraint(fields=("table", "name"), name="meter_unique_name"),)
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.name}: {self.amount}"

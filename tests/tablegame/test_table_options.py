@@ -127,3 +127,25 @@ def test_an_automatic_shuffler_deals_one_batch_per_shoe_alternately(db, dealer, 
     )
     assert second.batch == 1 and second.back_colour == "batch 2"
     actions.shuffle_decks(table, machine=True, actor=dealer)
+
+
+def test_royal_9_wagers_feed_the_meters_and_a_personal_king_9_pays_the_whole_meter(
+    db, dealer, floor
+):
+    table = ready_table("ma-big", dealer, floor, seats=(1, 2))
+    meters = {m.name: m.amount for m in table.meters.all()}
+    assert meters == {"star": Decimal("50000"), "spade": Decimal("450"), "heart": Decimal("450")}
+    # Seat 1's Personal King-9 is KC 9D (the first non-suited King-9): the Banker holds it.
+    game = play(
+        table,
+        dealer,
+        [(1, "royal9", "5"), (2, "royal9", "5")],
+        ["2H", "KC", "3S", "9D"],
+    )
+    seat1 = game.wagers.get(seat=1)
+    assert (seat1.result, seat1.award) == ("win", "banker_personal")
+    assert seat1.payout == Decimal("450.50")  # reseed plus 5 % of the two $5 wagers
+    meters = {m.name: m.amount for m in table.meters.all()}
+    assert meters["spade"] == Decimal("450")  # paid in full, reseeded
+    assert meters["star"] == Decimal("50000.60")
+    assert game.wagers.get(seat=2).award == "any"
