@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "pit",
     "tablegame",
@@ -113,13 +114,21 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first: a request without credentials is answered 401 with "WWW-Authenticate: Token".
+    # Tokens: `python manage.py drf_create_token USERNAME`, or /admin/ "Tokens".
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "tablegame.api.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Baccarat tables API",
     "DESCRIPTION": "Live table management for casino baccarat.",
     "VERSION": "0.1.0",
+    "ENUM_NAME_OVERRIDES": {
+        "WagerTypeEnum": "tablegame.api.serializers.WAGER_TYPES",
+        "RideEnum": "tablegame.api.serializers.RIDES",
+    },
 }

@@ -42,11 +42,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def _summary(errors: Any, field: str = "") -> str:
     """The first problem in words: "amount: A valid number is required."."""
-    if isinstance(errors, dict):
-        for name, inner in errors.items():
-            if name in ("non_field_errors", "detail"):
-                return _summary(inner, field)
-            return _summary(inner, f"{field}.{name}" if field else str(name))
+    if isinstance(errors, dict) and errors:
+        name, inner = next(iter(errors.items()))
+        if name not in ("non_field_errors", "detail"):
+            field = f"{field}.{name}" if field else str(name)
+        return _summary(inner, field)
     if isinstance(errors, list) and errors:
         return _summary(errors[0], field)
     return f"{field}: {errors}" if field else str(errors)

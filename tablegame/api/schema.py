@@ -151,6 +151,9 @@ class TableState(serializers.Serializer):
     shoe = ShoeInfo(allow_null=True)
     round = RoundInfo(allow_null=True, help_text="The round in play, or the shoe's last one.")
     deck_change = DeckChangeInfo(allow_null=True)
+    meters = serializers.DictField(
+        child=serializers.CharField(), help_text="Royal 9 progressive meters by name (star...)."
+    )
 
 
 READ_ERRORS: dict[int, Any] = {
@@ -175,7 +178,7 @@ class CommandSchema(AutoSchema):
     def get_operation_id(self) -> str:
         return str(self.view.table_action.__name__)
 
-    def get_description(self) -> str:  # type: ignore[override]
+    def get_description(self) -> str:
         doc = self.view.table_action.__doc__ or ""
         return " ".join(doc.split())
 

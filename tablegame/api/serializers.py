@@ -83,7 +83,7 @@ class RulesInput(serializers.Serializer):
     )
 
     def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
-        return plain_json(value)  # type: ignore[no-any-return]
+        return plain_json(value)
 
 
 class LimitInput(serializers.Serializer):

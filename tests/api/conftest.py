@@ -1,0 +1,87 @@
+"""Clients for the API as the demo staff, and a table ready to deal (set up through the actions)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from rest_framework.response import Response
+from rest_framework.test import APIClient
+
+from tablegame.models import Table
+from tests.surveillance.chains import triggers_bypassed
+from tests.tablegame.conftest import dealer, floor, ready_table, staff, table_for
+
+# The demo staff fixtures, shared with the table tests.
+__all__ = ["Tablet", "dealer", "floor", "new_key", "staff", "table_for"]
+
+_keys = itertools.count(1)
+
+
+def new_key() -> str:
+    """A fresh Idempotency-Key, as a tablet makes one per command."""
+    return f"test-key-{next(_keys)}"
+
+
+class Tablet:
+    """An API client logged in as one user, speaking the table's URLs."""
+
+    def __init__(self, client: APIClient) -> None:
+        self.client = client
+
+    def state(self, table: Table) -> Any:
+        response = self.client.get(f"/api/tables/{table.pk}/")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def post(
+        self, table: Table, route: str, body: dict[str, Any] | None = None, *, key: str | None = ""
+    ) -> Response:
+        """POST a command; a fresh key unless ``key`` is given (None: send no key)."""
+        headers = {} if key is None else {"Idempotency-Key": key or new_key()}
+        return self.client.post(
+            f"/api/tables/{table.pk}/{route}", body or {}, format="json", headers=headers
+        )
+
+    def do(self, table: Table, route: str, body: dict[str, Any] | None = None) -> Any:
+        """POST a command that must succeed; the table state it answers."""
+        response = self.post(table, route, body)
+        assert response.status_code == 200, response.content
+        return response.json()
+
+
+@pytest.fixture
+def tablet_for(seeded: str) -> Callable[[str], Tablet]:
+    """A tablet logged in (session) as a demo user, by username."""
+
+    def log_in(username: str) -> Tablet:
+        client = APIClient()
+        assert client.login(username=username, password="baccarat")
+        return Tablet(client)
+
+    return log_in
+
+
+@pytest.fixture
+def tablet(tablet_for: Callable[[str], Tablet]) -> Tablet:
+    """The dealer's tablet."""
+    return tablet_for("dealer")
+
+
+@pytest.fixture
+def mini(dealer: User, floor: User) -> Table:
+    """MB-1 (ma-mini) open, seats 1, 2 and 5 taken, the shoe burned and in play."""
+    return ready_table("ma-mini", dealer, floor)
+
+
+@pytest.fixture
+def events_cleared_after(transactional_db: None) -> Iterator[None]:
+    """For transactional tests: the append-only event table is emptied (triggers bypassed)
+    before Django's flush, which the triggers allow only on an empty table."""
+    yield
+    with triggers_bypassed(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM surveillance_event")

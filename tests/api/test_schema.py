@@ -1,0 +1,66 @@
+"""The OpenAPI schema describes every endpoint, its body and the state document it answers."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from tablegame import actions
+from tablegame.api.schema import RoundInfo, ShoeInfo, TableInfo, TableState
+from tablegame.api.urls import COMMANDS
+from tablegame.selectors import table_state
+
+
+@pytest.fixture
+def schema(seeded) -> dict:
+    response = APIClient().get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_schema_lists_the_tables_and_every_command(schema):
+    paths = schema["paths"]
+    assert "/api/tables/" in paths
+    assert "/api/tables/{table_id}/" in paths
+    for route, _ in COMMANDS:
+        path = "/api/tables/{table_id}/" + route.replace("<int:", "{").replace(">", "}")
+        assert "post" in paths[path], path
+    assert len(COMMANDS) == 32
+
+
+def test_every_command_with_input_describes_its_body_and_its_key_header(schema):
+    cards = schema["paths"]["/api/tables/{table_id}/round/cards/"]["post"]
+    assert cards["operationId"] == "deal_card"
+    assert cards["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/CardInput"
+    }
+    (key,) = [p for p in cards["parameters"] if p["name"] == "Idempotency-Key"]
+    assert (key["in"], key["required"]) == ("header", True)
+    assert set(cards["responses"]) == {"200", "400", "401", "403", "404", "409"}
+    wager = schema["components"]["schemas"]["WagerInput"]
+    assert set(wager["required"]) == {"seat", "type", "amount"}
+    opened = schema["paths"]["/api/tables/{table_id}/open/"]["post"]
+    assert "requestBody" not in opened
+
+
+def test_the_documented_state_names_the_keys_of_the_real_state(tablet, mini):
+    tablet.do(mini, "round/open/")
+    tablet.do(mini, "round/wagers/", {"seat": 1, "type": "banker", "amount": "100"})
+    tablet.do(mini, "round/no-more-bets/")
+    for card in ["4H", "9C", "2S", "KS"]:
+        tablet.do(mini, "round/cards/", {"card": card})
+    state = table_state(mini)
+    assert set(TableState().fields) == set(state)
+    assert set(TableInfo().fields) == set(state["table"])
+    assert set(ShoeInfo().fields) == set(state["shoe"])
+    assert set(RoundInfo().fields) == set(state["round"])
+    assert set(RoundInfo().fields["wagers"].child.fields) == set(state["round"]["wagers"][0])
+
+
+def test_every_action_has_its_endpoint():
+    endpoints = {view.view_class.table_action for _, view in COMMANDS}
+    readers = {"ActionError", "NotAllowed", "active_round", "current_shoe", "expected_next"}
+    missing = [
+        n for n in actions.__all__ if n not in readers and getattr(actions, n) not in endpoints
+    ]
+    assert missing == []
