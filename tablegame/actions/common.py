@@ -9,6 +9,7 @@ same transaction, and a notice to the screens only once it has committed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -60,3 +61,19 @@ def record(table: Table, actor: AbstractBaseUser | None, action: str, **data: An
     table_id, sequence = table.pk, event.sequence
     transaction.on_commit(lambda: announce_change(table_id, sequence, action))
     return sequence
+
+
+def check_text(value: str, *, field: str, limit: int) -> str:
+    """Trimmed text that fits its column, or a refusal that says how long it may be."""
+    text = value.strip()
+    if len(text) > limit:
+        raise ActionError(f"The {field} may be at most {limit} characters.")
+    return text
+
+
+def plain_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Rule options as plain JSON for the record: numbers with a fraction become strings."""
+    return {
+        key: str(value) if isinstance(value, float | Decimal) else value
+        for key, value in options.items()
+    }

@@ -11,7 +11,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
+from tablegame.actions.common import (
+    TABLE_STAFF,
+    ActionError,
+    check_text,
+    lock_table,
+    record,
+    require_role,
+)
 from tablegame.models import Table, VigorishMarker
 
 
@@ -57,13 +64,14 @@ def request_vigorish_form(
     require_role(actor, TABLE_STAFF, "request a Complimentary Vigorish Form")
     table = lock_table(table)
     marker = _open_marker(table, marker_id)
-    if not reason.strip():
+    reason = check_text(reason, field="reason", limit=200)
+    if not reason:
         raise ActionError("Say why the vigorish was not collected (it goes on the form).")
     marker.status, marker.resolved_at, marker.resolved_by, marker.reason = (
         VigorishMarker.Status.FORM_REQUESTED,
         timezone.now(),
         actor,
-        reason.strip(),
+        reason,
     )
     marker.save(update_fields=["status", "resolved_at", "resolved_by", "reason"])
     record(

@@ -23,7 +23,16 @@ from baccarat.settlement import Action as StepAction
 from baccarat.settlement import PlayerDealer, check_wagers, settle, settle_house_money
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
-from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
+from pit import roles
+from tablegame.actions.common import (
+    SUPERVISORS,
+    TABLE_STAFF,
+    ActionError,
+    check_text,
+    lock_table,
+    record,
+    require_role,
+)
 from tablegame.actions.shoes import current_shoe, physical_cards_left, take_card
 from tablegame.actions.tables import active_round, occupied_seats
 from tablegame.models import (
@@ -40,6 +49,7 @@ from tablegame.models import (
 )
 
 State = Round.State
+MOST_CARDS_A_COUP_NEEDS = 6
 
 
 def _round(table: Table) -> Round:
@@ -342,6 +352,12 @@ def settle_house_money_wagers(
     if game.state != State.HOUSE_MONEY:
         raise ActionError("House Money is settled after the first four cards, before third cards.")
     rides = rides or {}
+    hm_seats = set(
+        game.wagers.filter(type=WagerType.HOUSE_MONEY.value).values_list("seat", flat=True)
+    )
+    strays = sorted(seat for seat, choice in rides.items() if choice and seat not in hm_seats)
+    if strays:
+        raise ActionError(f"Seat {strays[0]} has no House Money wager to let ride.")
     for w in game.wagers.filter(type=WagerType.HOUSE_MONEY.value):
         choice = rides.get(w.seat)
         if choice and choice not in (WagerType.PLAYER.value, WagerType.BANKER.value):
@@ -565,8 +581,15 @@ def void_round(table: Table, *, reason: str, actor: Any) -> Round:
         raise ActionError("Wagers are still open: a round is void only once dealing began.")
     if game.steps.exists():
         raise ActionError("House Money was settled already; this round cannot be voided.")
-    shoe = game.shoe
-    if physical_cards_left(shoe) > 0 and not reason:
+    reason = check_text(reason, field="reason", limit=200)
+    left = physical_cards_left(game.shoe)
+    supervisor = roles.role_of(actor) in SUPERVISORS or getattr(actor, "is_superuser", False)
+    if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:
+        raise ActionError(
+            f"The shoe still holds about {left} cards: a round is void when the shoe runs out "
+            "(000 §13(e)); a floorperson may void it for another reason."
+        )
+    if not reason:
         raise ActionError("Say why the round is void.")
     steps = [
         SettlementStep(

@@ -28,6 +28,7 @@ from tablegame.actions.common import (
     SUPERVISORS,
     TABLE_STAFF,
     ActionError,
+    check_text,
     lock_table,
     record,
     require_role,
@@ -89,6 +90,7 @@ def receive_decks(
     if current_shoe(table):
         raise ActionError("The table already has a shoe; end it before the next one.")
     rules = table.rules
+    back_colour = check_text(back_colour, field="back colour", limit=20)
     try:
         check_decks(rules, decks, automatic_shuffler=automatic_shuffler)
     except RulesError as error:
@@ -247,7 +249,10 @@ def cut_cards(
     last_curator = _last_curator(table)
     order = cut_offer_order(rules, occupied_seats(table), last_curator=last_curator)
     if shoe.recuts:
-        order = recut_order(rules, order, shoe.cut_by_seat)
+        try:
+            order = recut_order(rules, order, shoe.cut_by_seat)
+        except RulesError as error:
+            raise ActionError(str(error)) from None
     if seat is not None and seat not in order:
         raise ActionError(f"Seat {seat} is not offered the cut.")
     before = order[: order.index(seat)] if seat is not None else order

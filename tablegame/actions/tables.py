@@ -18,7 +18,9 @@ from tablegame.actions.common import (
     SUPERVISORS,
     TABLE_STAFF,
     ActionError,
+    check_text,
     lock_table,
+    plain_options,
     record,
     require_role,
 )
@@ -88,6 +90,8 @@ def close_table(table: Table, *, actor: Any) -> Table:
         raise ActionError(f"{table} is already closed.")
     if active_round(table):
         raise ActionError("Finish or void the round in play before closing the table.")
+    if table.shoes.exclude(state="finished").exists():
+        raise ActionError("End the shoe before closing the table.")
     _refuse_open_markers(table, "closing the table")
     table.status, table.status_changed_at = Table.Status.CLOSED, timezone.now()
     table.save(update_fields=["status", "status_changed_at"])
@@ -123,7 +127,7 @@ def seat_player(table: Table, *, seat: int, player: str, actor: Any) -> Seat:
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
     place = _seat(table, seat)
-    name = player.strip()
+    name = check_text(player, field="player's name", limit=100)
     if not name:
         raise ActionError("Give the player's name or a description.")
     if place.is_occupied:
@@ -147,7 +151,9 @@ def leave_seat(table: Table, *, seat: int, actor: Any) -> Seat:
     if game and game.state != Round.State.BETTING and game.wagers.filter(seat=seat).exists():
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
     if game:
-        game.wagers.filter(seat=seat).delete()
+        for w in game.wagers.filter(seat=seat):
+            record(table, actor, "wager_withdrawn", round=game.number, seat=seat, wager=w.type)
+            w.delete()
     left = place.player_name
     place.player_name, place.occupied_since = "", None
     place.save(update_fields=["player_name", "occupied_since"])
@@ -172,8 +178,9 @@ def file_rules(
     """
     require_role(actor, SUPERVISORS, "change a table's rules")
     table = lock_table(table)
+    options = plain_options(dict(options or {}))
     try:
-        new = rules_submission(profile, dict(options or {}))
+        new = rules_submission(profile, options)
     except RulesError as error:
         raise ActionError(str(error)) from None
     if table.seat_count > new.max_seats or table.seat_count < new.min_seats:
@@ -191,14 +198,14 @@ def file_rules(
             )
     _check_pit_procedures(table, new)
     filed = TableRules.objects.create(
-        table=table, profile=profile, options=dict(options or {}), effective_at=when, filed_by=actor
+        table=table, profile=profile, options=options, effective_at=when, filed_by=actor
     )
     record(
         table,
         actor,
         "rules_filed",
         profile=profile,
-        options=dict(options or {}),
+        options=options,
         effective_at=when.isoformat(),
     )
     return filed

@@ -36,7 +36,9 @@ def test_rides_keyed_by_something_other_than_a_seat_are_refused_with_400(tablet,
     assert response.json()["error"] == 'rides: Key the rides by seat number, e.g. "1".'
 
 
-def test_a_wager_is_withdrawn_and_a_round_voided_with_every_wager_returned(tablet, mini):
+def test_a_wager_is_withdrawn_and_a_round_voided_with_every_wager_returned(
+    tablet, tablet_for, mini
+):
     tablet.do(mini, "round/open/")
     tablet.do(mini, "round/wagers/", {"seat": 1, "type": "banker", "amount": "100"})
     tablet.do(mini, "round/wagers/", {"seat": 2, "type": "tie", "amount": "5"})
@@ -44,8 +46,11 @@ def test_a_wager_is_withdrawn_and_a_round_voided_with_every_wager_returned(table
     assert [(w["seat"], w["type"]) for w in state["round"]["wagers"]] == [(1, "banker")]
     tablet.do(mini, "round/no-more-bets/")
     deal(tablet, mini, ["4H"])
-    state = tablet.do(mini, "round/void/", {"reason": "Shoe ran out"})
-    assert (state["round"]["state"], state["round"]["void_reason"]) == ("void", "Shoe ran out")
+    refused = tablet.post(mini, "round/void/", {"reason": "Shoe ran out"})
+    assert refused.status_code == 409
+    assert "void when the shoe runs out" in refused.json()["error"]
+    state = tablet_for("floor").do(mini, "round/void/", {"reason": "Shoe damaged"})
+    assert (state["round"]["state"], state["round"]["void_reason"]) == ("void", "Shoe damaged")
     assert steps(state) == [("return", 1, "banker", "100.00")]
 
 

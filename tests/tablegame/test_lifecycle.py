@@ -142,13 +142,15 @@ def test_the_big_table_curator_passes_the_shoe_when_banker_loses(db, dealer, flo
     assert table_for("ma-big").curator_seat == 10
 
 
-def test_a_round_is_void_and_every_wager_returned(db, dealer, floor):
+def test_a_void_round_returns_every_wager(db, dealer, floor):
     table = ready_table("ma-mini", dealer, floor)
     actions.open_round(table, actor=dealer)
     actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
     actions.no_more_bets(table, actor=dealer)
     actions.deal_card(table, card="4H", actor=dealer)
-    game = actions.void_round(table, reason="Shoe ran out", actor=dealer)
+    with pytest.raises(actions.ActionError, match="void when the shoe runs out"):
+        actions.void_round(table, reason="Dealer's choice", actor=dealer)
+    game = actions.void_round(table, reason="Shoe damaged, floor decision", actor=floor)
     assert game.state == Round.State.VOID
     assert steps_of(game) == [("return", 1, "banker", "100.00")]
 

@@ -149,3 +149,17 @@ def test_royal_9_wagers_feed_the_meters_and_a_personal_king_9_pays_the_whole_met
     assert meters["spade"] == Decimal("450")  # paid in full, reseeded
     assert meters["star"] == Decimal("50000.60")
     assert game.wagers.get(seat=2).award == "any"
+
+
+def test_issue_token_prints_a_token_that_authenticates_the_api(db, dealer):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.test import Client
+
+    out = StringIO()
+    call_command("issue_token", "dealer", stdout=out)
+    key = out.getvalue().strip()
+    answer = Client().get("/api/tables/", HTTP_AUTHORIZATION=f"Token {key}")
+    assert answer.status_code == 200
+    assert len(answer.json()) == 10 or "results" in answer.json()
