@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from baccarat.cards import Card, burn_count
 from baccarat.errors import RulesError
-from baccarat.profiles import RulesSubmission
+from baccarat.profiles import RulesSubmission, ShuffleProcedure
 
 
 def check_decks(rules: RulesSubmission, decks: int, *, automatic_shuffler: bool = False) -> None:
@@ -48,28 +48,63 @@ def batch_for_shoe(shoe_number: int) -> int:
 
 
 class ShuffleStep(enum.Enum):
-    """Steps of a manual shuffle (000 §5(h), 004 §5(g))."""
+    """Steps of a shuffle by hand (000 §5(h), 004 §5(g)) and of the licensee's procedure."""
 
     PLUG = "plug"
     RIFFLE = "riffle"
     TURN = "turn"
     STRIP = "strip"
     CUT = "cut"
+    FEATHER = "feather"  # left feathered for the floorperson to verify (000 §5(a))
+    LACE = "lace"  # about one deck laced evenly into the stack (002 (e)(2)(ii), 004 §5(a)(1))
+    RESHUFFLE = "reshuffle"  # some or all shuffled again after lacing (002 (e)(2)(ii)(A))
+    WASH = "wash"  # washed and stacked before the three dealers shuffle (004 §5(a)(2))
+    DEALER_SHUFFLE = "dealer_shuffle"  # one of the three dealers' independent shuffles
+
+
+MANUAL_STEPS = (
+    ShuffleStep.PLUG,
+    ShuffleStep.RIFFLE,
+    ShuffleStep.TURN,
+    ShuffleStep.STRIP,
+    ShuffleStep.CUT,
+)
 
 
 def check_shuffle_steps(steps: Sequence[ShuffleStep]) -> None:
     """A manual shuffle incorporates each step; no strip before two riffles; the cut comes last."""
-    missing = [s.value for s in ShuffleStep if s not in steps]
+    core = [s for s in steps if s in MANUAL_STEPS]
+    missing = [s.value for s in MANUAL_STEPS if s not in core]
     if missing:
         raise RulesError("The manual shuffle is missing: " + ", ".join(missing) + ".")
     riffles = 0
-    for step in steps:
+    for step in core:
         if step is ShuffleStep.RIFFLE:
             riffles += 1
         if step is ShuffleStep.STRIP and riffles < 2:
             raise RulesError("The strip may not come before at least two riffles.")
-    if steps[-1] is not ShuffleStep.CUT:
+    if core[-1] is not ShuffleStep.CUT:
         raise RulesError("The cut is the last step before the cards go into the shoe.")
+
+
+def check_shuffle(procedure: ShuffleProcedure, steps: Sequence[ShuffleStep]) -> None:
+    """The manual steps plus what the table's procedure adds (000 §5(a), 002 (e)(2), 004 §5(a))."""
+    check_shuffle_steps(steps)
+    tail = [s for s in steps if s not in MANUAL_STEPS and s is not ShuffleStep.DEALER_SHUFFLE]
+    wanted = {
+        ShuffleProcedure.FEATHERED: [ShuffleStep.FEATHER],
+        ShuffleProcedure.LACED: [ShuffleStep.LACE],
+        ShuffleProcedure.LACED_THEN_RESHUFFLED: [ShuffleStep.LACE, ShuffleStep.RESHUFFLE],
+        ShuffleProcedure.WASH_AND_THREE_DEALERS: [ShuffleStep.WASH],
+    }[procedure]
+    if tail != wanted:
+        said = ", then ".join(s.value for s in wanted)
+        raise RulesError(f"This table's shuffle procedure is: the manual steps with {said}.")
+    if procedure is ShuffleProcedure.WASH_AND_THREE_DEALERS:
+        if steps[0] is not ShuffleStep.WASH or steps.count(ShuffleStep.DEALER_SHUFFLE) != 3:
+            raise RulesError("The cards are washed first, then each of three dealers shuffles.")
+    elif ShuffleStep.DEALER_SHUFFLE in steps:
+        raise RulesError("Three dealers shuffle only under the big table's wash procedure.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -263,6 +263,38 @@ def no_more_bets(table: Table, *, actor: Any) -> Round:
     return game
 
 
+@transaction.atomic
+def relinquish_cards(table: Table, *, hand: str, actor: Any) -> Round:
+    """The player turning a hand's cards gives up the right, or is made to (000 §8(d)).
+
+    It passes to the player on their right, then counterclockwise; if nobody takes it the
+    dealer turns the cards.
+    """
+    require_role(actor, TABLE_STAFF, "record who turns the cards")
+    table = lock_table(table)
+    game = _round(table)
+    if hand not in ("player", "banker"):
+        raise ActionError("Say which hand: player or banker.")
+    if game.state not in (State.DEALING, State.HOUSE_MONEY):
+        raise ActionError("The cards are turned only while the round is dealt.")
+    current = game.player_turner if hand == "player" else game.banker_turner
+    if current is None:
+        raise ActionError(f"The dealer turns the {hand.title()}'s hand already.")
+    declined = [*game.turn_declined.get(hand, []), current]
+    kind = WagerType.PLAYER if hand == "player" else WagerType.BANKER
+    turner = card_turner(_stakes(game, kind), occupied=occupied_seats(table), declined=declined)
+    game.turn_declined = {**game.turn_declined, hand: declined}
+    if hand == "player":
+        game.player_turner = turner
+    else:
+        game.banker_turner = turner
+    game.save(update_fields=["turn_declined", "player_turner", "banker_turner"])
+    record(
+        table, actor, "cards_relinquished", round=game.number, hand=hand, seat=current, now=turner
+    )
+    return game
+
+
 def _stakes(game: Round, kind: WagerType) -> dict[int, Decimal]:
     return {w.seat: w.amount for w in game.wagers.filter(type=kind.value)}
 

@@ -22,7 +22,7 @@ from baccarat.shoe import (
     batch_for_shoe,
     check_cut,
     check_decks,
-    check_shuffle_steps,
+    check_shuffle,
 )
 from tablegame.actions.common import (
     SUPERVISORS,
@@ -219,15 +219,65 @@ def shuffle_decks(
         try:
             parsed = [ShuffleStep(s) for s in steps]
         except ValueError:
-            raise ActionError("Shuffle steps are plug, riffle, turn, strip and cut.") from None
+            known = ", ".join(s.value for s in ShuffleStep)
+            raise ActionError(f"Shuffle steps are: {known}.") from None
         try:
-            check_shuffle_steps(parsed)
+            check_shuffle(table.rules.shuffle, parsed)
         except RulesError as error:
             raise ActionError(str(error)) from None
         done = [s.value for s in parsed]
     _advance(shoe, State.SHUFFLED, shuffle=done)
     record(table, actor, "shuffled", shoe=shoe.number, steps=done)
     return shoe
+
+
+@transaction.atomic
+def verify_shuffle(table: Table, *, actor: Any) -> Shoe:
+    """The floorperson verifies the feathered stack shows no uneven distribution (000 §5(a))."""
+    require_role(actor, SUPERVISORS, "verify a shuffle")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.SHUFFLED)
+    if ShuffleStep.FEATHER.value not in shoe.shuffle:
+        raise ActionError("Only a feathered manual shuffle waits for verification.")
+    if shoe.shuffle_verified_by_id is not None:
+        raise ActionError("The shuffle was already verified.")
+    shoe.shuffle_verified_by = actor
+    shoe.save(update_fields=["shuffle_verified_by"])
+    record(table, actor, "shuffle_verified", shoe=shoe.number)
+    return shoe
+
+
+@transaction.atomic
+def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Any) -> Shoe:
+    """No gaming activity: the cards come out and are spread again (000 §5(g), 002 (e)(8)).
+
+    By hand, the same decks are spread (face down unless a player asks), then washed, shuffled,
+    cut and burned anew. With a shuffler, this batch goes into it and the other batch comes out
+    shuffled, ready for the cut.
+    """
+    require_role(actor, TABLE_STAFF, "spread the cards of an idle table")
+    table = lock_table(table)
+    shoe = _shoe(table)
+    _expect(shoe, State.IN_PLAY)
+    if active_round(table):
+        raise ActionError("A round is in play: the table is not idle.")
+    _refuse_open_markers(table, "the reshuffle")
+    _advance(shoe, State.FINISHED, finished_at=timezone.now())
+    batched = shoe.batch is not None
+    fresh = Shoe.objects.create(
+        table=table,
+        number=shoe.number + 1,
+        decks=shoe.decks,
+        automatic_shuffler=shoe.automatic_shuffler,
+        batch=(1 - shoe.batch) if batched else None,
+        back_colour="" if batched else shoe.back_colour,
+        state=State.SHUFFLED if shoe.automatic_shuffler else State.SPREAD,
+        shuffle=["machine"] if shoe.automatic_shuffler else [],
+        remaining=fresh_counts(shoe.decks),
+    )
+    record(table, actor, "idle_respread", shoe=shoe.number, next_shoe=fresh.number, face_up=face_up)
+    return fresh
 
 
 @transaction.atomic
@@ -246,6 +296,8 @@ def cut_cards(
     shoe = _shoe(table)
     _expect(shoe, State.SHUFFLED)
     rules = table.rules
+    if ShuffleStep.FEATHER.value in shoe.shuffle and shoe.shuffle_verified_by_id is None:
+        raise ActionError("The floorperson verifies the feathered shuffle before the cut.")
     last_curator = _last_curator(table)
     order = cut_offer_order(rules, occupied_seats(table), last_curator=last_curator)
     if shoe.recuts:

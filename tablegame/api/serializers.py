@@ -155,6 +155,16 @@ class PassShoeInput(serializers.Serializer):
     )
 
 
+class RespreadInput(serializers.Serializer):
+    face_up = serializers.BooleanField(
+        required=False, default=False, help_text="A player asked for the cards face up."
+    )
+
+
+class RelinquishInput(serializers.Serializer):
+    hand = serializers.ChoiceField(choices=("player", "banker"))
+
+
 class PlayerDealerInput(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1)
     declined = seats("Seats offered the position before, which declined.")

@@ -44,6 +44,9 @@ class Round(models.Model):
     announcement = models.CharField(max_length=60, blank=True)
     player_turner = models.PositiveSmallIntegerField(null=True, blank=True)
     banker_turner = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_declined = models.JSONField(
+        default=dict, blank=True, help_text="Seats that relinquished turning each hand's cards."
+    )
     curator_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     player_dealer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     player_dealer_bank = models.DecimalField(null=True, blank=True, **MONEY)

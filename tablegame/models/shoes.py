@@ -49,6 +49,9 @@ class Shoe(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     shuffle = models.JSONField(default=list, blank=True, help_text="Manual steps, or ['machine'].")
+    shuffle_verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     cut_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     cut_declined = models.JSONField(default=list, blank=True, help_text="Seats that declined.")
     cut_position = models.PositiveSmallIntegerField(null=True, blank=True)

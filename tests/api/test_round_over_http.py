@@ -28,9 +28,9 @@ def walk_a_round(dealer: Tablet, floor: Tablet) -> dict:
     floor.do(table, "shoe/verify/")
     dealer.do(table, "shoe/spread/")
     dealer.do(table, "shoe/wash/")
-    dealer.do(
-        table, "shoe/shuffle/", {"steps": ["plug", "riffle", "riffle", "turn", "strip", "cut"]}
-    )
+    steps = ["plug", "riffle", "riffle", "turn", "strip", "cut", "feather"]
+    dealer.do(table, "shoe/shuffle/", {"steps": steps})
+    floor.do(table, "shoe/verify-shuffle/")
     first = cut_offer_order(table.rules, [1, 2, 5])[0]
     dealer.do(table, "shoe/cut/", {"seat": first, "position": 120, "cover_from_back": 20})
     state = dealer.do(table, "shoe/burn/", {"first_card": "3D"})

@@ -9,14 +9,16 @@ import pytest
 
 from baccarat.cards import Card, full_deck, parse_cards
 from baccarat.errors import RulesError
-from baccarat.profiles import PROFILES
+from baccarat.profiles import PROFILES, ShuffleProcedure
 from baccarat.shoe import (
+    MANUAL_STEPS,
     Cut,
     ShuffleStep,
     batch_for_shoe,
     burn,
     check_cut,
     check_decks,
+    check_shuffle,
     check_shuffle_steps,
     cut_stack,
 )
@@ -108,7 +110,7 @@ def test_a_manual_shuffle_with_all_five_steps_in_order_is_accepted() -> None:
     check_shuffle_steps([PLUG, RIFFLE, TURN, RIFFLE, RIFFLE, STRIP, RIFFLE, CUT])
 
 
-@pytest.mark.parametrize("missing", list(ShuffleStep))
+@pytest.mark.parametrize("missing", MANUAL_STEPS)
 def test_a_manual_shuffle_missing_a_step_is_refused(missing: ShuffleStep) -> None:
     steps = [s for s in [PLUG, RIFFLE, RIFFLE, TURN, STRIP, CUT] if s is not missing]
     if missing is CUT:
@@ -189,3 +191,36 @@ def test_the_first_card_is_burned_with_as_many_more_as_its_face_value(
     card: str, burned: int
 ) -> None:
     assert burn(Card.parse(card)) == burned
+
+
+LACE, RESHUFFLE, FEATHER = ShuffleStep.LACE, ShuffleStep.RESHUFFLE, ShuffleStep.FEATHER
+WASH, DEALER = ShuffleStep.WASH, ShuffleStep.DEALER_SHUFFLE
+MANUAL = [PLUG, RIFFLE, RIFFLE, TURN, STRIP, CUT]
+
+
+@pytest.mark.parametrize(
+    ("procedure", "steps"),
+    [
+        (ShuffleProcedure.FEATHERED, [*MANUAL, FEATHER]),
+        (ShuffleProcedure.LACED, [*MANUAL, LACE]),
+        (ShuffleProcedure.LACED_THEN_RESHUFFLED, [*MANUAL, LACE, RESHUFFLE]),
+        (ShuffleProcedure.WASH_AND_THREE_DEALERS, [WASH, DEALER, DEALER, DEALER, *MANUAL]),
+    ],
+)
+def test_each_shuffle_procedure_accepts_its_own_steps(procedure, steps) -> None:
+    check_shuffle(procedure, steps)
+
+
+@pytest.mark.parametrize(
+    ("procedure", "steps", "message"),
+    [
+        (ShuffleProcedure.FEATHERED, MANUAL, "feather"),
+        (ShuffleProcedure.LACED, [*MANUAL, FEATHER], "lace"),
+        (ShuffleProcedure.LACED_THEN_RESHUFFLED, [*MANUAL, LACE], "reshuffle"),
+        (ShuffleProcedure.WASH_AND_THREE_DEALERS, [WASH, DEALER, DEALER, *MANUAL], "three"),
+        (ShuffleProcedure.LACED, [DEALER, *MANUAL, LACE], "Three dealers"),
+    ],
+)
+def test_a_shuffle_that_skips_the_procedure_is_refused(procedure, steps, message) -> None:
+    with pytest.raises(RulesError, match=message):
+        check_shuffle(procedure, steps)

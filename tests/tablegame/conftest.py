@@ -55,14 +55,27 @@ def ready_table(
     actions.verify_inspection(table, actor=floor)
     actions.spread_decks(table, actor=dealer)
     actions.wash_decks(table, actor=dealer)
-    actions.shuffle_decks(
-        table, steps=["plug", "riffle", "riffle", "turn", "strip", "cut"], actor=dealer
-    )
+    actions.shuffle_decks(table, steps=shuffle_steps(table), actor=dealer)
+    if "feather" in shuffle_steps(table):
+        actions.verify_shuffle(table, actor=floor)
     actions.cut_cards(
         table, seat=None, declined=_cut_order(table), position=120, cover_from_back=20, actor=dealer
     )
     actions.burn_cards(table, first_card="3D", actor=dealer)
     return table
+
+
+MANUAL = ["plug", "riffle", "riffle", "turn", "strip", "cut"]
+
+
+def shuffle_steps(table: Table) -> list[str]:
+    """A shuffle by hand that follows the table's procedure."""
+    return {
+        "feathered": [*MANUAL, "feather"],
+        "laced": [*MANUAL, "lace"],
+        "laced_then_reshuffled": [*MANUAL, "lace", "reshuffle"],
+        "wash_and_three_dealers": ["wash", *["dealer_shuffle"] * 3, *MANUAL],
+    }[table.rules.shuffle.value]
 
 
 def _cut_order(table: Table) -> list[int]:

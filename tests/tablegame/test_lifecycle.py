@@ -280,3 +280,52 @@ def play_rest(table, dealer, cards):
     for card in cards:
         actions.deal_card(table, card=card, actor=dealer)
     return actions.settle_round(table, actor=dealer)
+
+
+def test_a_feathered_shuffle_waits_for_the_floorpersons_verification_before_the_cut(
+    db, dealer, floor
+):
+    table = table_for("ma-mini")
+    actions.open_table(table, actor=dealer)
+    actions.seat_player(table, seat=1, player="A", actor=dealer)
+    actions.receive_decks(table, decks=8, new_decks=True, actor=dealer)
+    for step in (actions.inspect_decks, actions.spread_decks, actions.wash_decks):
+        if step is actions.spread_decks:
+            actions.verify_inspection(table, actor=floor)
+        step(table, actor=dealer)
+    with pytest.raises(actions.ActionError, match="manual steps with feather"):
+        actions.shuffle_decks(
+            table, steps=["plug", "riffle", "riffle", "turn", "strip", "cut"], actor=dealer
+        )
+    actions.shuffle_decks(
+        table, steps=["plug", "riffle", "riffle", "turn", "strip", "cut", "feather"], actor=dealer
+    )
+    with pytest.raises(actions.ActionError, match="verifies the feathered shuffle"):
+        actions.cut_cards(table, seat=1, position=100, cover_from_back=20, actor=dealer)
+    actions.verify_shuffle(table, actor=floor)
+    actions.cut_cards(table, seat=1, position=100, cover_from_back=20, actor=dealer)
+
+
+def test_a_player_who_delays_gives_up_the_cards_to_the_player_on_the_right(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor, seats=(1, 2, 5))
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=2, wager="player", amount="100", actor=dealer)
+    actions.place_wager(table, seat=5, wager="player", amount="100", actor=dealer)
+    game = actions.no_more_bets(table, actor=dealer)
+    assert game.player_turner == 2  # equal wagers: closest to the dealer counterclockwise
+    game = actions.relinquish_cards(table, hand="player", actor=dealer)
+    assert game.player_turner == 5
+    game = actions.relinquish_cards(table, hand="player", actor=dealer)
+    assert game.player_turner == 1  # seated, to the right, counterclockwise
+    game = actions.relinquish_cards(table, hand="player", actor=dealer)
+    assert game.player_turner is None  # nobody takes it: the dealer turns the cards
+    with pytest.raises(actions.ActionError, match="dealer turns"):
+        actions.relinquish_cards(table, hand="player", actor=dealer)
+
+
+def test_an_idle_table_spreads_its_cards_again_and_starts_a_new_shoe(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    play(table, dealer, [], ["9H", "2C", "KS", "3D"])
+    fresh = actions.respread_idle_shoe(table, actor=dealer)
+    assert (fresh.number, fresh.state, fresh.cards_left) == (2, "spread", 8 * 52)
+    actions.wash_decks(table, actor=dealer)
