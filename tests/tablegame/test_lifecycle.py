@@ -329,3 +329,37 @@ def test_an_idle_table_spreads_its_cards_again_and_starts_a_new_shoe(db, dealer,
     fresh = actions.respread_idle_shoe(table, actor=dealer)
     assert (fresh.number, fresh.state, fresh.cards_left) == (2, "spread", 8 * 52)
     actions.wash_decks(table, actor=dealer)
+
+
+def test_a_disclosed_card_under_section_42_is_burned_with_as_many_cards_as_its_value(
+    db, dealer, floor
+):
+    table = ready_table("s42-mini", dealer, floor)
+    burned_before = actions.current_shoe(table).burned
+    actions.open_round(table, actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    actions.deal_card(table, card="9H", actor=dealer)
+    found = actions.report_irregularity(
+        table, kind="card_drawn_in_error", card="7C", disclosed=True, actor=dealer
+    )
+    assert (found.disposition, found.extra_burn) == ("burn_by_value", 7)
+    shoe = actions.current_shoe(table)
+    assert shoe.burned == burned_before + 7
+    assert shoe.remaining["7C"] == 7
+    assert actions.expected_next(actions.active_round(table)) == "Banker's first card"
+
+
+def test_a_disclosed_unauthorized_third_card_is_burned_with_one_more_in_massachusetts(
+    db, dealer, floor
+):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["7H", "3C", "KS", "4D"]:  # Player 7 and Banker 7 stand
+        actions.deal_card(table, card=card, actor=dealer)
+    found = actions.report_irregularity(
+        table, kind="unauthorized_player_third", card="5S", disclosed=True, actor=dealer
+    )
+    assert (found.disposition, found.extra_burn) == ("burn_with_one_more", 1)
+    game = actions.active_round(table)
+    assert game.state == Round.State.COMPLETE and game.winner == "tie"
