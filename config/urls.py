@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/", include("tablegame.api.urls")),
     path("admin/", admin.site.urls),
+    path("", include("tablegame.urls")),
 ]
 
 if settings.DEBUG:
