@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-urlpatterns: list[URLPattern] = []
+from tablegame.views_dealer import dealer_tablet
+
+urlpatterns: list[URLPattern] = [
+    path("dealer/<int:table_id>/", dealer_tablet, name="dealer"),
+]
