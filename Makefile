@@ -27,6 +27,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	scripts/ensure_services.sh
+	scripts/ensure_chromium.sh
 	$(MAKE) lint
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest
 

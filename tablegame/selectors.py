@@ -10,7 +10,7 @@ from baccarat.cards import parse_cards, point_count
 from baccarat.cutcard import ShoeCall, after_round
 from surveillance.models import Event
 from tablegame.actions.rounds import expected_next
-from tablegame.actions.shoes import current_shoe, physical_cards_left
+from tablegame.actions.shoes import current_shoe, cut_offer, physical_cards_left
 from tablegame.actions.tables import active_round
 from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
 
@@ -43,6 +43,7 @@ def table_state(table: Table) -> dict[str, Any]:
             "vigorish_collection": rules.vigorish_collection.value,
             "settlement": rules.settlement.value,
             "tie_odds": rules.tie_odds,
+            "shuffle": rules.shuffle.value,
         },
         "limits": {
             limit.wager_type: {"minimum": str(limit.minimum), "maximum": str(limit.maximum)}
@@ -50,7 +51,7 @@ def table_state(table: Table) -> dict[str, Any]:
         },
         "seats": [seat.as_data() for seat in table.seats.all()],
         "markers": [_marker(m) for m in open_markers],
-        "shoe": _shoe(shoe),
+        "shoe": _shoe(shoe, table),
         "round": _round(game) if game else None,
         "deck_change": _deck_change(table),
         "meters": {m.name: str(m.amount) for m in table.meters.all()},
@@ -65,7 +66,7 @@ def _marker(m: VigorishMarker) -> dict[str, Any]:
     return {"id": m.pk, "seat": m.seat, "amount": str(m.amount), "player": m.player_name}
 
 
-def _shoe(shoe: Shoe | None) -> dict[str, Any] | None:
+def _shoe(shoe: Shoe | None, table: Table) -> dict[str, Any] | None:
     if shoe is None:
         return None
     rounds = shoe.rounds.count()
@@ -82,6 +83,9 @@ def _shoe(shoe: Shoe | None) -> dict[str, Any] | None:
         "cut_card_round": shoe.cut_card_round,
         "held_card": shoe.held_card or None,
         "call": call.value,
+        "needs_shuffle_verification": "feather" in shoe.shuffle
+        and shoe.shuffle_verified_by_id is None,
+        "cut_offer": cut_offer(table, shoe) if shoe.state == Shoe.State.SHUFFLED else [],
     }
 
 

@@ -298,13 +298,7 @@ def cut_cards(
     rules = table.rules
     if ShuffleStep.FEATHER.value in shoe.shuffle and shoe.shuffle_verified_by_id is None:
         raise ActionError("The floorperson verifies the feathered shuffle before the cut.")
-    last_curator = _last_curator(table)
-    order = cut_offer_order(rules, occupied_seats(table), last_curator=last_curator)
-    if shoe.recuts:
-        try:
-            order = recut_order(rules, order, shoe.cut_by_seat)
-        except RulesError as error:
-            raise ActionError(str(error)) from None
+    order = cut_offer(table, shoe)
     if seat is not None and seat not in order:
         raise ActionError(f"Seat {seat} is not offered the cut.")
     before = order[: order.index(seat)] if seat is not None else order
@@ -334,6 +328,18 @@ def cut_cards(
         cover_from_back=cover_from_back,
     )
     return shoe
+
+
+def cut_offer(table: Table, shoe: Shoe) -> list[int]:
+    """The seats to offer the cut to, in order (a recut follows the table's recut option)."""
+    rules = table.rules
+    order = cut_offer_order(rules, occupied_seats(table), last_curator=_last_curator(table))
+    if shoe.recuts:
+        try:
+            order = recut_order(rules, order, shoe.cut_by_seat)
+        except RulesError as error:
+            raise ActionError(str(error)) from None
+    return order
 
 
 def _last_curator(table: Table) -> int | None:

@@ -42,6 +42,7 @@ class RulesInfo(serializers.Serializer):
     vigorish_collection = serializers.CharField()
     settlement = serializers.CharField()
     tie_odds = serializers.IntegerField()
+    shuffle = serializers.CharField(help_text="The table's shuffle procedure.")
 
 
 class Limit(serializers.Serializer):
@@ -73,6 +74,12 @@ class ShoeInfo(serializers.Serializer):
     cut_card_round = serializers.IntegerField(allow_null=True)
     held_card = serializers.CharField(allow_null=True)
     call = serializers.CharField()
+    needs_shuffle_verification = serializers.BooleanField(
+        help_text="A feathered shuffle waits for the floorperson before the cut."
+    )
+    cut_offer = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats to offer the cut to, in order."
+    )
 
 
 class DealtCard(serializers.Serializer):

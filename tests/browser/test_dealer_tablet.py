@@ -1,0 +1,53 @@
+"""A dealer plays a whole round on the tablet in real Chromium."""
+
+from __future__ import annotations
+
+from tablegame.models import Round
+from tests.browser.conftest import log_in, shot
+from tests.tablegame.conftest import ready_table
+
+
+def tap_card(page, card: str) -> None:
+    rank, suit = card[:-1], card[-1]
+    page.click(f"#ranks button:text-is('{'10' if rank == 'T' else rank}')")
+    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
+    page.click(f"#suits button:text-is('{symbol}')")
+
+
+def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser):
+    table = ready_table("ma-mini", floor_staff["dealer"], floor_staff["floor"])
+    page = log_in(browser.start(), live_server, "dealer")
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page.click("text=Place your bets: open the round")
+    page.wait_for_selector("#next-title:text-is('Place your bets')")
+    page.click(".seat:has(.seat-no:text-is('1'))")
+    page.select_option("#w-type", "banker")
+    page.fill("#w-amount", "6000")
+    page.click("text=Take the wager")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "maximum" in page.inner_text("#error")
+    assert page.input_value("#w-amount") == "6000"  # what the dealer typed is kept
+    page.fill("#w-amount", "100")
+    page.click("text=Take the wager")
+    shot(page, "dealer-wager")
+    page.wait_for_selector(".wager:text('Banker $100.00')")
+    page.click("text=No more bets")
+    page.wait_for_selector('#pad-expected:text-is("Player\'s first card")')
+    for card in ["4H", "9C", "2S", "KS"]:
+        tap_card(page, card)
+        page.wait_for_function(
+            "n => document.querySelectorAll('#p-cards .playing, #b-cards .playing').length >= n",
+            arg=["4H", "9C", "2S", "KS"].index(card) + 1,
+        )
+    page.wait_for_selector("#next-title:text('Banker wins, 9 over 6')")
+    shot(page, "dealer-complete")
+    page.click("button:text-is('Settle')")
+    page.wait_for_selector("#settlement:not([hidden])")
+    steps = page.inner_text("#steps")
+    assert "Collect commission seat 1 Banker $5.00" in steps
+    assert "Pay seat 1 Banker $100.00" in steps
+    shot(page, "dealer-settled")
+    browser.stop()  # Playwright's loop leaves the thread; the ORM may run again
+    game = Round.objects.get(table=table)
+    assert game.state == Round.State.SETTLED
+    assert [c.code for c in game.cards.order_by("position")] == ["4H", "9C", "2S", "KS"]
