@@ -1,0 +1,1 @@
+from tests.tablegame.conftest import dealer, floor, staff  # noqa: F401  (shared fixtures)

@@ -1,0 +1,61 @@
+"""The pit console: every table live, what needs a supervisor, bounded queries."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tablegame import actions
+from tests.tablegame.conftest import ready_table, table_for
+
+
+def logged_in(username: str) -> Client:
+    client = Client()
+    assert client.login(username=username, password="baccarat")
+    return client
+
+
+def test_the_console_lists_every_table_of_the_pit(db, staff):
+    page = logged_in("floor").get("/floor/")
+    assert page.status_code == 200
+    for name in ("MB-1", "MB-8", "BB-1", "BB-2"):
+        assert name in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("username", "status"),
+    [("dealer", 403), ("surveillance", 403), ("pitboss", 200), ("clerk", 200)],
+)
+def test_only_the_pit_staff_see_the_console(db, staff, username, status):
+    assert logged_in(username).get("/floor/").status_code == status
+
+
+def test_an_inspection_waiting_for_verification_is_shown_with_its_button(db, dealer, floor):
+    table = table_for("ma-mini")
+    actions.open_table(table, actor=dealer)
+    actions.receive_decks(table, decks=8, actor=dealer)
+    actions.inspect_decks(table, actor=dealer)
+    html = logged_in("floor").get("/floor/?partial=1").content.decode()
+    assert "Verify the deck inspection" in html
+    assert "<html" not in html  # the fragment the page swaps in
+
+
+def test_open_markers_and_the_cut_card_raise_alerts(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor, options={"vigorish_collection": "deferred"})
+    from tests.tablegame.conftest import play
+
+    play(table, dealer, [(2, "banker", "100")], ["4H", "9C", "2S", "KS"])
+    actions.cut_card_out(table, actor=dealer)
+    html = logged_in("floor").get("/floor/").content.decode()
+    assert "1 vigorish marker(s) open" in html
+    assert "Cut card out in round 2" in html
+
+
+def test_the_console_query_count_does_not_grow_with_tables(
+    db, dealer, floor, django_assert_max_num_queries
+):
+    for profile in ("ma-mini", "s42-mini", "ma-big"):
+        ready_table(profile, dealer, floor, seats=(1, 2))
+    client = logged_in("floor")
+    with django_assert_max_num_queries(14):
+        client.get("/floor/")
