@@ -1,4 +1,8 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (routes come later)."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (``tablegame/routing.py``).
+
+A WebSocket must come from an allowed origin (ALLOWED_HOSTS) and is given the Django session's
+user; the consumers refuse anonymous users and roles that may not listen.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-websocket_urlpatterns: list[object] = []
+from tablegame.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

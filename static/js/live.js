@@ -1,0 +1,158 @@
+/* Live notices: a hint that a table changed, so the page reloads it over HTTP. Never the state.
+
+   Protocol (server side: tablegame/consumers.py, tablegame/broadcast.py)
+     Sockets, ws: or wss: as the page; the session cookie logs in, the Origin must be an allowed host:
+       /ws/tables/<id>/   one table        dealer, floorperson, pit boss, pit clerk, surveillance, accounting
+       /ws/pits/<id>/     a pit's tables   the same without the dealer
+       /ws/surveillance/  every table      surveillance (and superusers)
+     The server talks, the page listens (anything sent is ignored):
+       {"type": "hello", "table": 7, "sequence": 41}                          on connect, table socket
+       {"type": "hello", "pit": 1, "tables": [{"table": 7, "sequence": 41}]}  pit socket
+       {"type": "hello", "tables": [...]}                                     surveillance socket
+       {"type": "changed", "table": 7, "sequence": 42, "action": "wager_placed"}  after each commit
+     "sequence" is the number of the table's last event in the record (0 before the first); every
+     change adds one. Delivery is at most once, so a notice can be lost: a jump of more than one,
+     or a hello that differs from the sequence last seen (changes made while disconnected), means
+     "reload". Close codes 4401 (not logged in), 4403 (the role may not watch this), 4404 (no such
+     table or pit) are final; any other close reconnects, waiting 1 s, 2 s, 4 s ... up to 30 s.
+
+   Use
+     const live = Live.watch(tableId, onChange, options);
+     Live.watchPit(pitId, onChange, options);  Live.watchSurveillance(onChange, options);
+     onChange(tableId, {reason, sequence, action}) with reason "hello" (the sequence differs from
+       the one remembered: first connect, or changes missed while away), "changed", "gap" (a
+       notice skipped some), or "refresh" (the safety reload, every 30 s while the page is shown,
+       since a lost last notice would otherwise go unnoticed until the next change).
+     options: sequence (Live.watch) or sequences ({tableId: n}): what the page already shows, so
+       the first hello reloads only if something changed since; refreshEvery (ms, 0 = never);
+       onStatus(status, code) with "open", "closed" (will retry) or "refused" (final, e.g. 4401:
+       send the user to /login/).
+     live.close() stops watching. */
+"use strict";
+
+(function () {
+  const REFUSED = new Set([4401, 4403, 4404]);
+  const FIRST_RETRY = 1000;
+  const LAST_RETRY = 30000;
+  const REFRESH_EVERY = 30000;
+
+  function socketUrl(path) {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${window.location.host}${path}`;
+  }
+
+  function open(path, onChange, options, known, watched = []) {
+    const seen = new Map(Object.entries(known).map(([id, n]) => [Number(id), Number(n)]));
+    const tables = new Set([...seen.keys(), ...watched]); // refreshed even before a hello
+    const onStatus = options.onStatus || (() => {});
+    const refreshEvery = options.refreshEvery ?? REFRESH_EVERY;
+    let socket = null;
+    let retries = 0;
+    let retryTimer = null;
+    let stopped = false;
+
+    function tell(table, detail) {
+      try {
+        onChange(table, detail);
+      } catch (error) {
+        console.error("live: onChange failed", error);
+      }
+    }
+
+    function hello(table, sequence) {
+      if (seen.get(table) !== sequence) tell(table, { reason: "hello", sequence });
+      seen.set(table, sequence);
+      tables.add(table);
+    }
+
+    function changed(message) {
+      const table = message.table;
+      const last = seen.get(table);
+      const gap = last !== undefined && message.sequence > last + 1;
+      if (last === undefined || message.sequence > last) seen.set(table, message.sequence);
+      tables.add(table);
+      tell(table, { reason: gap ? "gap" : "changed", sequence: message.sequence, action: message.action });
+    }
+
+    function receive(event) {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (message.type === "hello") {
+        retries = 0;
+        if (message.table !== undefined) hello(message.table, message.sequence);
+        for (const row of message.tables || []) hello(row.table, row.sequence);
+      } else if (message.type === "changed") {
+        changed(message);
+      }
+    }
+
+    function connect() {
+      retryTimer = null;
+      if (stopped) return;
+      socket = new WebSocket(socketUrl(path));
+      socket.onopen = () => onStatus("open");
+      socket.onmessage = receive;
+      socket.onclose = (event) => {
+        socket = null;
+        if (stopped) return;
+        if (REFUSED.has(event.code)) {
+          onStatus("refused", event.code);
+          return;
+        }
+        onStatus("closed", event.code);
+        const wait = Math.min(LAST_RETRY, FIRST_RETRY * 2 ** retries);
+        retries += 1;
+        retryTimer = setTimeout(connect, wait * (0.5 + Math.random() / 2));
+      };
+    }
+
+    function reconnectNow() {
+      if (stopped || socket || retryTimer === null) return;
+      clearTimeout(retryTimer);
+      retries = 0;
+      connect();
+    }
+
+    function refresh() {
+      if (document.hidden) return;
+      for (const table of tables) tell(table, { reason: "refresh", sequence: seen.get(table) });
+    }
+
+    const refreshTimer = refreshEvery > 0 ? setInterval(refresh, refreshEvery) : null;
+    const onVisible = () => { if (!document.hidden) { refresh(); reconnectNow(); } };
+    document.addEventListener("visibilitychange", onVisible);
+    window.addEventListener("online", reconnectNow);
+    connect();
+
+    return {
+      close() {
+        stopped = true;
+        if (refreshTimer !== null) clearInterval(refreshTimer);
+        if (retryTimer !== null) clearTimeout(retryTimer);
+        document.removeEventListener("visibilitychange", onVisible);
+        window.removeEventListener("online", reconnectNow);
+        if (socket) socket.close(1000);
+      },
+    };
+  }
+
+  function watch(tableId, onChange, options = {}) {
+    const id = Number(tableId);
+    const known = options.sequence === undefined ? {} : { [id]: options.sequence };
+    return open(`/ws/tables/${id}/`, onChange, options, known, [id]);
+  }
+
+  function watchPit(pitId, onChange, options = {}) {
+    return open(`/ws/pits/${Number(pitId)}/`, onChange, options, options.sequences || {});
+  }
+
+  function watchSurveillance(onChange, options = {}) {
+    return open("/ws/surveillance/", onChange, options, options.sequences || {});
+  }
+
+  window.Live = { watch, watchPit, watchSurveillance };
+})();

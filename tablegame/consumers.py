@@ -1,0 +1,172 @@
+"""Live notices over WebSockets: who may listen, and the hints they hear.
+
+A consumer only authenticates, joins groups and forwards; it never changes a table and never sends
+table data. What a screen hears (protocol also in ``static/js/live.js``):
+
+- on connect, ``{"type": "hello", "table": 7, "sequence": 41}`` on a table socket, or
+  ``{"type": "hello", "pit": 1, "tables": [{"table": 7, "sequence": 41}, ...]}`` on a pit socket
+  (the surveillance socket: the same without ``"pit"``, every table): the last event sequence of
+  each table, so a screen that reconnects knows whether it missed something;
+- after a change commits, ``{"type": "changed", "table": 7, "sequence": 42, "action": "..."}``.
+
+Refusals accept the socket and close it at once with a code the script understands (a close before
+accepting reaches the browser only as a failed handshake): 4401 not logged in, 4403 the role may
+not watch this, 4404 no such table or pit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db.models import Max, Value
+from django.db.models.functions import Coalesce
+
+from pit import roles
+from pit.models import Pit
+from surveillance.models import Event
+from tablegame.broadcast import SURVEILLANCE_GROUP, pit_group, table_group
+from tablegame.models import Table
+
+NOT_LOGGED_IN = 4401
+FORBIDDEN = 4403
+NOT_FOUND = 4404
+
+#: Everyone who works a table or reads it: the same people the table API answers.
+TABLE_WATCHERS = (
+    roles.DEALER,
+    roles.FLOORPERSON,
+    roles.PIT_BOSS,
+    roles.PIT_CLERK,
+    roles.SURVEILLANCE,
+    roles.ACCOUNTING,
+)
+#: A dealer works one table; the pit's screens are for those who look after the whole pit.
+PIT_WATCHERS = tuple(role for role in TABLE_WATCHERS if role != roles.DEALER)
+#: The surveillance room hears every table on the floor.
+SURVEILLANCE_WATCHERS = (roles.SURVEILLANCE,)
+
+
+@database_sync_to_async
+def _may_watch(user: Any, allowed: tuple[str, ...]) -> bool:
+    return bool(user.is_superuser) or roles.role_of(user) in allowed
+
+
+@database_sync_to_async
+def _table_sequence(table_id: int) -> int | None:
+    """The table's last event sequence (0 before its first event); None if there is no table."""
+    if not Table.objects.filter(pk=table_id).exists():
+        return None
+    last = Event.objects.filter(table_id=table_id).aggregate(last=Max("sequence"))["last"]
+    return int(last or 0)
+
+
+@database_sync_to_async
+def _pit_exists(pit_id: int) -> bool:
+    return Pit.objects.filter(pk=pit_id).exists()
+
+
+@database_sync_to_async
+def _sequences(pit_id: int | None) -> list[dict[str, int]]:
+    """The last event sequence of each table (of one pit, or of the floor), in one query."""
+    tables = Table.objects.all() if pit_id is None else Table.objects.filter(pit_id=pit_id)
+    rows = (
+        tables.annotate(last=Coalesce(Max("events__sequence"), Value(0)))
+        .order_by("pk")
+        .values_list("pk", "last")
+    )
+    return [{"table": pk, "sequence": last} for pk, last in rows]
+
+
+class _Watch(AsyncJsonWebsocketConsumer):
+    """Authenticate, check the role, join the groups, say hello, then forward notices."""
+
+    watchers: ClassVar[tuple[str, ...]]
+
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=NOT_LOGGED_IN)
+            return
+        if not await _may_watch(user, self.watchers):
+            await self.close(code=FORBIDDEN)
+            return
+        # Join before reading the sequences: a change committed in between is then either in the
+        # hello or arrives as a notice after it (messages wait until connect() has returned).
+        for group in await self.groups_to_join():
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups.append(group)  # left again on disconnect
+        hello = await self.hello()
+        if hello is None:
+            await self.close(code=NOT_FOUND)
+            return
+        await self.send_json({"type": "hello", **hello})
+
+    async def groups_to_join(self) -> list[str]:
+        raise NotImplementedError
+
+    async def hello(self) -> dict[str, Any] | None:
+        """What the hello says besides its type; None when the table or pit does not exist."""
+        raise NotImplementedError
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Screens only listen; anything they send is ignored."""
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": "changed",
+                "table": event["table"],
+                "sequence": event["sequence"],
+                "action": event["action"],
+            }
+        )
+
+
+class TableConsumer(_Watch):
+    """``ws/tables/<id>/``: one table's notices, for anyone who works or reads tables."""
+
+    watchers = TABLE_WATCHERS
+
+    @property
+    def table_id(self) -> int:
+        return int(self.scope["url_route"]["kwargs"]["table_id"])
+
+    async def groups_to_join(self) -> list[str]:
+        return [table_group(self.table_id)]
+
+    async def hello(self) -> dict[str, Any] | None:
+        sequence = await _table_sequence(self.table_id)
+        return None if sequence is None else {"table": self.table_id, "sequence": sequence}
+
+
+class PitConsumer(_Watch):
+    """``ws/pits/<id>/``: every table of one pit, for the floor, the pit and the back office."""
+
+    watchers = PIT_WATCHERS
+
+    @property
+    def pit_id(self) -> int:
+        return int(self.scope["url_route"]["kwargs"]["pit_id"])
+
+    async def groups_to_join(self) -> list[str]:
+        return [pit_group(self.pit_id)]
+
+    async def hello(self) -> dict[str, Any] | None:
+        if not await _pit_exists(self.pit_id):
+            return None
+        return {"pit": self.pit_id, "tables": await _sequences(self.pit_id)}
+
+
+class SurveillanceConsumer(_Watch):
+    """``ws/surveillance/``: every table on the floor, for surveillance only."""
+
+    watchers = SURVEILLANCE_WATCHERS
+
+    async def groups_to_join(self) -> list[str]:
+        return [SURVEILLANCE_GROUP]
+
+    async def hello(self) -> dict[str, Any] | None:
+        return {"tables": await _sequences(None)}

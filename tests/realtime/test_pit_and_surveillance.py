@@ -1,0 +1,91 @@
+"""Pit and surveillance sockets: the sequences of their tables, then every one of their notices."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync, sync_to_async
+
+from pit.models import Casino, Pit
+from tablegame import actions
+from tablegame.models import Table
+from tests.realtime.conftest import last_sequence, opened, socket
+from tests.tablegame.conftest import table_for
+
+
+def other_pit_table() -> Table:
+    """A table in a second pit of another casino."""
+    pit = Pit.objects.create(casino=Casino.objects.create(name="Other Casino"), name="Pit 9")
+    return Table.objects.create(pit=pit, name="MB-9", profile="ma-mini", seat_count=7)
+
+
+def test_surveillance_is_told_the_sequence_of_every_table(live_floor):
+    actions.open_table(table_for("ma-mini"), actor=live_floor["dealer"])
+    elsewhere = other_pit_table()
+    client = socket("/ws/surveillance/", user=live_floor["surveillance"])
+
+    async def scenario():
+        hello = await opened(client)
+        await client.disconnect()
+        return hello
+
+    hello = async_to_sync(scenario)()
+    tables = Table.objects.order_by("pk")
+    assert elsewhere in tables
+    assert hello == {
+        "type": "hello",
+        "tables": [{"table": t.pk, "sequence": last_sequence(t)} for t in tables],
+    }
+
+
+def test_surveillance_hears_the_changes_of_every_table(live_floor):
+    dealer = live_floor["dealer"]
+    mini, big, elsewhere = table_for("ma-mini"), table_for("ma-big"), other_pit_table()
+    client = socket("/ws/surveillance/", user=live_floor["surveillance"])
+
+    async def scenario():
+        await opened(client)
+        for table in (mini, big, elsewhere):
+            await sync_to_async(actions.open_table)(table, actor=dealer)
+        notices = [await client.receive_json_from(timeout=3) for _ in range(3)]
+        await client.disconnect()
+        return notices
+
+    assert async_to_sync(scenario)() == [
+        {"type": "changed", "table": t.pk, "sequence": 1, "action": "table_opened"}
+        for t in (mini, big, elsewhere)
+    ]
+
+
+def test_a_superuser_may_use_the_surveillance_socket(live_floor):
+    client = socket("/ws/surveillance/", user=live_floor["admin"])
+
+    async def scenario():
+        hello = await opened(client)
+        await client.disconnect()
+        return hello
+
+    assert len(async_to_sync(scenario)()["tables"]) == Table.objects.count()
+
+
+def test_a_pit_socket_hears_its_own_tables_and_no_others(live_floor):
+    dealer = live_floor["dealer"]
+    mini, elsewhere = table_for("ma-mini"), other_pit_table()
+    pit = mini.pit
+    client = socket(f"/ws/pits/{pit.pk}/", user=live_floor["floor"])
+
+    async def scenario():
+        hello = await opened(client)
+        await sync_to_async(actions.open_table)(elsewhere, actor=dealer)
+        await sync_to_async(actions.open_table)(mini, actor=dealer)
+        notice = await client.receive_json_from(timeout=3)
+        nothing_more = await client.receive_nothing(timeout=0.5)
+        await client.disconnect()
+        return hello, notice, nothing_more
+
+    hello, notice, nothing_more = async_to_sync(scenario)()
+    assert hello == {
+        "type": "hello",
+        "pit": pit.pk,
+        "tables": [{"table": t.pk, "sequence": 0} for t in pit.tables.order_by("pk")],
+    }
+    assert notice == {"type": "changed", "table": mini.pk, "sequence": 1, "action": "table_opened"}
+    assert nothing_more

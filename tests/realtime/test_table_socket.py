@@ -1,0 +1,109 @@
+"""A table's socket: hello with the last sequence, then one notice per committed change."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync, sync_to_async
+
+from surveillance.models import Event
+from tablegame import actions
+from tests.realtime.conftest import HeldOpen, last_sequence, opened, socket
+from tests.tablegame.conftest import ready_table, table_for
+
+
+def test_a_dealer_joining_a_table_is_told_its_last_sequence(live_floor):
+    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
+    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["dealer"])
+
+    async def scenario():
+        hello = await opened(client)
+        await client.disconnect()
+        return hello
+
+    assert last_sequence(table) > 1
+    assert async_to_sync(scenario)() == {
+        "type": "hello",
+        "table": table.pk,
+        "sequence": last_sequence(table),
+    }
+
+
+def test_a_table_with_no_events_yet_says_sequence_zero(live_floor):
+    table = table_for("ma-big")
+    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["dealer"])
+
+    async def scenario():
+        hello = await opened(client)
+        await client.disconnect()
+        return hello
+
+    assert async_to_sync(scenario)()["sequence"] == 0
+
+
+def test_a_committed_action_reaches_the_socket_with_the_next_sequence(live_floor):
+    dealer = live_floor["dealer"]
+    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    before = last_sequence(table)
+    client = socket(f"/ws/tables/{table.pk}/", user=dealer)
+
+    async def scenario():
+        await opened(client)
+        await sync_to_async(actions.open_round)(table, actor=dealer)
+        notice = await client.receive_json_from(timeout=3)
+        await client.disconnect()
+        return notice
+
+    notice = async_to_sync(scenario)()
+    event = Event.objects.get(table=table, sequence=before + 1)
+    assert event.action == "round_opened"
+    assert notice == {
+        "type": "changed",
+        "table": table.pk,
+        "sequence": before + 1,
+        "action": "round_opened",
+    }
+
+
+def test_nothing_is_sent_before_the_change_commits(live_floor):
+    dealer = live_floor["dealer"]
+    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    actions.open_round(table, actor=dealer)
+    before = last_sequence(table)
+    client = socket(f"/ws/tables/{table.pk}/", user=dealer)
+
+    wager = HeldOpen(
+        lambda: actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    )
+
+    async def scenario():
+        await opened(client)
+        await wager.change()
+        nothing_yet = await client.receive_nothing(timeout=0.5)
+        await wager.commit()
+        notice = await client.receive_json_from(timeout=3)
+        await client.disconnect()
+        return nothing_yet, notice
+
+    nothing_yet, notice = async_to_sync(scenario)()
+    assert nothing_yet
+    assert (notice["type"], notice["sequence"], notice["action"]) == (
+        "changed",
+        before + 1,
+        "wager_placed",
+    )
+
+
+def test_what_a_screen_sends_is_ignored(live_floor):
+    dealer = live_floor["dealer"]
+    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    before = last_sequence(table)
+    client = socket(f"/ws/tables/{table.pk}/", user=dealer)
+
+    async def scenario():
+        await opened(client)
+        await client.send_json_to({"type": "open_round"})
+        nothing = await client.receive_nothing(timeout=0.3)
+        await client.disconnect()
+        return nothing
+
+    assert async_to_sync(scenario)()
+    assert last_sequence(table) == before
