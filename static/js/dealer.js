@@ -363,7 +363,14 @@
       } }, "Vigorish form"))));
   }
 
-  load();
-  if (window.Live && window.Live.watch) window.Live.watch(Number(tableId), load);
-  else setInterval(() => { if (!busy) load(); }, 5000);
+  load().then(() => {
+    const shown = state ? { sequence: state.sequence } : {};
+    // A notice for a change this tablet already shows (its own command's answer) is skipped.
+    const onChange = (id, detail) => {
+      if (detail && detail.reason === "changed" && state && detail.sequence <= state.sequence) return;
+      load();
+    };
+    if (window.Live && window.Live.watch) window.Live.watch(Number(tableId), onChange, shown);
+    else setInterval(() => { if (!busy) load(); }, 5000);
+  });
 })();

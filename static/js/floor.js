@@ -15,9 +15,15 @@
     box.textContent = message || "";
   }
 
-  async function refresh() {
+  async function reload() {
     const response = await fetch("/floor/?partial=1");
     if (response.ok) floor.innerHTML = await response.text();
+  }
+
+  // Several tables can change at once (a hello, the safety refresh): one reload serves them all.
+  let pending = null;
+  function refresh() {
+    if (!pending) pending = setTimeout(() => { pending = null; reload(); }, 250);
   }
 
   floor.addEventListener("click", async (event) => {
@@ -40,7 +46,7 @@
       showError(response.ok ? null : answer.error || `Refused (${response.status}).`);
     } finally {
       busy = false;
-      await refresh();
+      await reload();
     }
   });
 

@@ -58,8 +58,8 @@ def lock_table(table: Table | int) -> Table:
 def record(table: Table, actor: AbstractBaseUser | None, action: str, **data: Any) -> int:
     """Write the event in this transaction and announce it after commit; returns its sequence."""
     event = record_event(table=table, actor=actor, action=action, data=data)  # type: ignore[arg-type]
-    table_id, sequence = table.pk, event.sequence
-    transaction.on_commit(lambda: announce_change(table_id, sequence, action))
+    table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
+    transaction.on_commit(lambda: announce_change(table_id, sequence, action, pit_id=pit_id))
     return sequence
 
 
