@@ -14,6 +14,7 @@ from pit import views as pit_views
 urlpatterns = [
     path("", pit_views.home, name="home"),
     path("floor/", pit_views.floor, name="floor"),
+    path("surveillance/", include("surveillance.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -1,0 +1,17 @@
+"""The surveillance pages, under /surveillance/."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from surveillance import views
+
+app_name = "surveillance"
+
+urlpatterns: list[URLPattern] = [
+    path("", views.wall, name="wall"),
+    path("tables/<int:table_id>/tile/", views.tile, name="tile"),
+    path("sequences/", views.sequences, name="sequences"),
+    path("rounds/", views.rounds, name="rounds"),
+    path("rounds/<int:round_id>/", views.round_detail, name="round"),
+]

@@ -1,0 +1,153 @@
+"""The surveillance pages: the live wall of every table, the round search and the round review.
+
+Surveillance, pit bosses and superusers only; anyone else logged in gets 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from pit import roles
+from surveillance.selectors import (
+    RoundFilters,
+    round_for_review,
+    round_review,
+    round_search,
+    search_zone,
+    table_sequences,
+    wall_tiles,
+)
+from tablegame.models import Table
+
+WATCHERS = (roles.SURVEILLANCE, roles.PIT_BOSS)
+ROUNDS_PER_PAGE = 25
+
+View = Callable[..., HttpResponse]
+
+
+def surveillance_only(view: View) -> View:
+    """Log in first; then only surveillance, pit bosses and superusers may see the page."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user = request.user
+        if not user.is_superuser and roles.role_of(user) not in WATCHERS:
+            raise PermissionDenied("The surveillance pages are for surveillance and pit bosses.")
+        return view(request, *args, **kwargs)
+
+    return login_required(checked)
+
+
+@surveillance_only
+def wall(request: HttpRequest) -> HttpResponse:
+    """Every table live: a tile each, re-fetched one by one as the tables change."""
+    return render(request, "surveillance/wall.html", {"tiles": wall_tiles()})
+
+
+@surveillance_only
+def tile(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One table's tile, as an HTML fragment for the wall's script."""
+    tiles = wall_tiles(table_ids=[table_id])
+    if not tiles:
+        raise Http404(f"There is no table {table_id}.")
+    return render(request, "surveillance/_tile.html", {"tile": tiles[0]})
+
+
+@surveillance_only
+def sequences(request: HttpRequest) -> JsonResponse:
+    """``{table id: last event number}`` for every table: what the wall polls without live.js."""
+    return JsonResponse({"tables": {str(k): v for k, v in table_sequences().items()}})
+
+
+class RoundSearchForm(forms.Form):
+    """The search filters; times are the casino's local time."""
+
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.select_related("pit__casino").order_by("name"),
+        required=False,
+        empty_label="Every table",
+    )
+    shoe = forms.IntegerField(min_value=1, required=False, label="Shoe number")
+    start = forms.DateTimeField(
+        required=False,
+        label="Opened from",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    end = forms.DateTimeField(
+        required=False,
+        label="until",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    min_wager = forms.DecimalField(
+        min_value=Decimal("0.01"),
+        max_digits=12,
+        decimal_places=2,
+        required=False,
+        label="A wager of at least $",
+    )
+    irregular = forms.BooleanField(required=False, label="Only rounds with an irregularity")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("start"), data.get("end")
+        if start and end and end <= start:
+            raise forms.ValidationError("The end of the time range must come after its start.")
+        return data
+
+
+@surveillance_only
+def rounds(request: HttpRequest) -> HttpResponse:
+    """Past rounds by table, time range, shoe, wager size and irregularity; newest first."""
+    chosen = request.GET.get("table", "")
+    table = (
+        Table.objects.select_related("pit__casino").filter(pk=int(chosen)).first()
+        if chosen.isdigit()
+        else None
+    )
+    zone = search_zone(table)
+    form = RoundSearchForm(request.GET or None)
+    with timezone.override(zone):  # a typed time is the casino's local time
+        valid = form.is_valid() if request.GET else True
+    found = None
+    if valid:
+        data = form.cleaned_data if request.GET else {}
+        found = round_search(
+            RoundFilters(
+                table=data.get("table"),
+                shoe=data.get("shoe"),
+                start=data.get("start"),
+                end=data.get("end"),
+                min_wager=data.get("min_wager"),
+                irregular=bool(data.get("irregular")),
+            )
+        )
+    page = None
+    if found is not None:
+        page = Paginator(found, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "surveillance/rounds.html",
+        {"form": form, "page": page, "query": query.urlencode(), "zone": str(zone)},
+    )
+
+
+@surveillance_only
+def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
+    """A round told event by event from the record, with the hash chain checked."""
+    game = round_for_review(round_id)
+    if game is None:
+        raise Http404(f"There is no round {round_id}.")
+    return render(request, "surveillance/round.html", {"review": round_review(game)})
