@@ -99,6 +99,7 @@ def _round(game: Round) -> dict[str, Any]:
         "state_label": game.get_state_display(),
         "simulated": game.simulated,
         "expected": expected_next(game),
+        "drawing": _drawing(game),
         "cards": [{"position": c.position, "card": c.code, "hand": c.hand} for c in cards],
         "player": player,
         "banker": banker,
@@ -142,6 +143,12 @@ def _round(game: Round) -> dict[str, Any]:
         ],
         "void_reason": game.void_reason or None,
     }
+
+
+def _drawing(game: Round) -> str:
+    """Why neither hand draws again, once the coup is complete ("Player stands on 6, ...")."""
+    coup = game.coup()
+    return coup.why_complete() if coup.dealt >= 4 and coup.is_complete else ""
 
 
 def _deck_change(table: Table) -> dict[str, Any] | None:

@@ -234,7 +234,7 @@
       ], form);
     }
     if (game.state === "complete") {
-      return setNext(game.announcement, "Collect losing wagers first, then pay in the order listed.", [
+      return setNext(game.announcement, `${game.drawing}. Collect losing wagers first, then pay in the order listed.`, [
         button("Settle", "round/settle/", () => ({})),
       ]);
     }

@@ -120,6 +120,7 @@ class RoundInfo(serializers.Serializer):
     state_label = serializers.CharField()
     simulated = serializers.BooleanField()
     expected = serializers.CharField(help_text="What the dealer does next, in words.")
+    drawing = serializers.CharField(help_text="Why neither hand draws again, once complete.")
     cards = DealtCard(many=True)
     player = serializers.ListField(child=serializers.CharField())
     banker = serializers.ListField(child=serializers.CharField())
