@@ -9,9 +9,8 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 
 from pit.models import Pit
+from tablegame.actions.tables import ACTIVE_ROUND_STATES
 from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
-
-ACTIVE = ("betting", "dealing", "house_money", "complete")
 
 
 def floor_overview(pit: Pit) -> list[dict[str, Any]]:
@@ -20,7 +19,7 @@ def floor_overview(pit: Pit) -> list[dict[str, Any]]:
     tables = list(Table.objects.filter(pit=pit).prefetch_related("rules_history"))
     shoes = {s.table_id: s for s in Shoe.objects.filter(table__pit=pit).exclude(state="finished")}
     rounds: dict[int, Round] = {}
-    for r in Round.objects.filter(table__pit=pit, state__in=ACTIVE).order_by("pk"):
+    for r in Round.objects.filter(table__pit=pit, state__in=ACTIVE_ROUND_STATES).order_by("pk"):
         rounds[r.table_id] = r
     markers = {
         row["table"]: row

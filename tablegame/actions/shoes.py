@@ -33,7 +33,7 @@ from tablegame.actions.common import (
     record,
     require_role,
 )
-from tablegame.actions.tables import _refuse_open_markers, active_round, occupied_seats
+from tablegame.actions.tables import refuse_open_markers, active_round, occupied_seats
 from tablegame.models import DeckChange, Shoe, Table
 from tablegame.models.shoes import fresh_counts
 
@@ -262,7 +262,7 @@ def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Any) -> Sh
     _expect(shoe, State.IN_PLAY)
     if active_round(table):
         raise ActionError("A round is in play: the table is not idle.")
-    _refuse_open_markers(table, "the reshuffle")
+    refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())
     batched = shoe.batch is not None
     fresh = Shoe.objects.create(
@@ -409,7 +409,7 @@ def end_shoe(table: Table, *, actor: Any) -> Shoe:
     shoe = _shoe(table)
     if active_round(table):
         raise ActionError("Finish or void the round in play first.")
-    _refuse_open_markers(table, "the reshuffle")
+    refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())
     record(table, actor, "shoe_ended", shoe=shoe.number)
     return shoe

@@ -92,14 +92,14 @@ def close_table(table: Table, *, actor: Any) -> Table:
         raise ActionError("Finish or void the round in play before closing the table.")
     if table.shoes.exclude(state="finished").exists():
         raise ActionError("End the shoe before closing the table.")
-    _refuse_open_markers(table, "closing the table")
+    refuse_open_markers(table, "closing the table")
     table.status, table.status_changed_at = Table.Status.CLOSED, timezone.now()
     table.save(update_fields=["status", "status_changed_at"])
     record(table, actor, "table_closed")
     return table
 
 
-def _refuse_open_markers(table: Table, doing: str, seat: int | None = None) -> None:
+def refuse_open_markers(table: Table, doing: str, seat: int | None = None) -> None:
     markers = table.markers.filter(status=VigorishMarker.Status.OPEN)
     if seat is not None:
         markers = markers.filter(seat=seat)
@@ -146,7 +146,7 @@ def leave_seat(table: Table, *, seat: int, actor: Any) -> Seat:
     place = _seat(table, seat)
     if not place.is_occupied:
         raise ActionError(f"Seat {seat} is empty.")
-    _refuse_open_markers(table, "the player leaves", seat=seat)
+    refuse_open_markers(table, "the player leaves", seat=seat)
     game = active_round(table)
     if game and game.state != Round.State.BETTING and game.wagers.filter(seat=seat).exists():
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
