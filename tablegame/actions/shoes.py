@@ -33,7 +33,7 @@ from tablegame.actions.common import (
     record,
     require_role,
 )
-from tablegame.actions.tables import refuse_open_markers, active_round, occupied_seats
+from tablegame.actions.tables import active_round, occupied_seats, refuse_open_markers
 from tablegame.models import DeckChange, Shoe, Table
 from tablegame.models.shoes import fresh_counts
 
