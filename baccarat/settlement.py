@@ -152,8 +152,8 @@ def _check_player_dealer(
         return
     if pd is None:
         raise RulesError("This game needs a player-dealer: give the seat and the bank.")
-    if not 1 <= pd.seat <= rules.max_seats or pd.bank <= 0:
-        raise RulesError("The player-dealer needs a seat at the table and a bank above zero.")
+    if not 1 <= pd.seat <= rules.max_seats:
+        raise RulesError("The player-dealer needs a seat at the table.")
     if any(w.seat == pd.seat for w in wagers):
         raise RulesError(f"The player-dealer at seat {pd.seat} banks the game and cannot wager.")
 
@@ -168,6 +168,8 @@ def settle(
 ) -> Settlement:
     """Decide every wager on a complete coup and list the settlement steps in legal order."""
     check_wagers(wagers, rules, player_dealer)
+    if player_dealer is not None and player_dealer.bank <= 0:
+        raise RulesError("The player-dealer needs a bank above zero to cover the action.")
     outcome = Outcome.of(coup)
     steps: list[Step] = list(_fee_steps(wagers, rules, player_dealer))
     hm = settle_house_money(coup, wagers, rules)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from baccarat.cards import Card, CardError
 from baccarat.cutcard import ShoeCall, after_round, may_deal_round
-from baccarat.drawing import Expect, IllegalDeal
+from baccarat.drawing import Coup, Expect, IllegalDeal
 from baccarat.errors import RulesError
 from baccarat.money import parse_amount
 from baccarat.outcome import Outcome
@@ -148,7 +148,7 @@ def place_wager(
     proposed = [w for w in _engine_wagers(game) if (w.seat, w.type) != (seat, kind)]
     proposed.append(EngineWager(seat, kind, money, ride_on))
     try:
-        check_wagers(proposed, game.rules.submission, _player_dealer(game) or _pd_stub(game))
+        check_wagers(proposed, game.rules.submission, _player_dealer(game))
     except RulesError as error:
         raise ActionError(str(error)) from None
     if existing:
@@ -193,13 +193,6 @@ def _wager_type(name: str) -> WagerType:
         return WagerType(name)
     except ValueError:
         raise ActionError(f"'{name}' is not a wager.") from None
-
-
-def _pd_stub(game: Round) -> PlayerDealer | None:
-    """While wagers are taken the player-dealer's bank may not be set yet; check the seat only."""
-    if game.player_dealer_seat is None:
-        return None
-    return PlayerDealer(game.player_dealer_seat, Decimal("0.01"))
 
 
 @transaction.atomic
@@ -643,8 +636,8 @@ def void_round(table: Table, *, reason: str, actor: Any) -> Round:
     return game
 
 
-def expected_next(game: Round) -> str:
-    """What the dealer does next, in words."""
+def expected_next(game: Round, coup: Coup | None = None) -> str:
+    """What the dealer does next, in words (``coup``: the round's cards, if already read)."""
     if game.state == State.BETTING:
         return "Take wagers, then call no more bets."
     if game.state == State.HOUSE_MONEY:
@@ -653,7 +646,7 @@ def expected_next(game: Round) -> str:
         return "Settle the round."
     if game.state != State.DEALING:
         return ""
-    expected = game.coup().expected
+    expected = (coup or game.coup()).expected
     return {
         Expect.PLAYER_FIRST: "Player's first card",
         Expect.BANKER_FIRST: "Banker's first card",

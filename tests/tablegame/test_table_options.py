@@ -163,3 +163,22 @@ def test_issue_token_prints_a_token_that_authenticates_the_api(db, dealer):
     answer = Client().get("/api/tables/", HTTP_AUTHORIZATION=f"Token {key}")
     assert answer.status_code == 200
     assert len(answer.json()) == 10 or "results" in answer.json()
+
+
+def test_a_california_wager_may_be_taken_before_the_bank_is_set(db, dealer, floor):
+    table = table_for("ca-commission-free")
+    actions.open_table(table, actor=dealer)
+    for seat in (1, 4):
+        actions.seat_player(table, seat=seat, player=f"P{seat}", actor=dealer)
+    actions.take_player_dealer(table, seat=4, actor=dealer)
+    actions.receive_decks(table, decks=8, preinspected=True, actor=dealer)
+    actions.cut_cards(
+        table, seat=None, declined=[4, 1], position=100, cover_from_back=20, actor=dealer
+    )
+    actions.burn_cards(table, first_card="KD", actor=dealer)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="50", actor=dealer)
+    with pytest.raises(actions.ActionError, match="bank before no more bets"):
+        actions.no_more_bets(table, actor=dealer)
+    actions.set_player_dealer_bank(table, bank="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
