@@ -418,11 +418,8 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
         if isinstance(current, tuple):
             return tuple(int(x) for x in raw)
     except (ValueError, TypeError, ArithmeticError):
-        pass
-    else:
-        if current is None or isinstance(current, str):
-            raise RulesError(f"The option '{key}' cannot be overridden here.")
-    raise RulesError(f"'{raw}' is not a valid value for the option '{key}'.")
+        raise RulesError(f"'{raw}' is not a valid value for the option '{key}'.") from None
+    raise RulesError(f"The option '{key}' cannot be overridden here.")
 
 
 __all__ = [

@@ -68,6 +68,6 @@ def _supervisor_needed(shoe: Shoe | None) -> str | None:
     return None
 
 
-def pits_for(user: Any) -> list[Pit]:
+def pits_on_floor() -> list[Pit]:
     """The pits a supervisor watches: every pit on the floor."""
     return list(Pit.objects.select_related("casino"))

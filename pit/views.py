@@ -8,7 +8,7 @@ from django.shortcuts import render
 from pit import roles
 from pit.models import Pit
 from pit.roles import LABELS, role_of
-from pit.selectors import floor_overview, pits_for
+from pit.selectors import floor_overview, pits_on_floor
 
 
 @login_required
@@ -31,6 +31,6 @@ def floor(request: HttpRequest) -> HttpResponse:
     """The pit console: every table of every pit live; ``?partial=1`` gives just the tables."""
     if role_of(request.user) not in FLOOR_ROLES and not request.user.is_superuser:
         raise PermissionDenied("The pit console is for floorpersons, pit bosses and pit clerks.")
-    pits = [(pit, floor_overview(pit)) for pit in pits_for(request.user)]
+    pits = [(pit, floor_overview(pit)) for pit in pits_on_floor()]
     template = "floor_tables.html" if request.GET.get("partial") else "floor.html"
     return render(request, template, {"pits": pits})

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from baccarat.cards import parse_cards, point_count
 from baccarat.cutcard import ShoeCall, after_round
+from baccarat.drawing import Coup
 from surveillance.models import Event
 from tablegame.actions.rounds import expected_next
 from tablegame.actions.shoes import current_shoe, cut_offer, physical_cards_left
@@ -93,18 +94,19 @@ def _round(game: Round) -> dict[str, Any]:
     cards = list(game.cards.all())
     player = [c.code for c in cards if c.hand == "player"]
     banker = [c.code for c in cards if c.hand == "banker"]
+    coup = Coup(parse_cards(player), parse_cards(banker))
     return {
         "number": game.number,
         "state": game.state,
         "state_label": game.get_state_display(),
         "simulated": game.simulated,
-        "expected": expected_next(game),
-        "drawing": _drawing(game),
+        "expected": expected_next(game, coup),
+        "drawing": coup.why_complete() if coup.dealt >= 4 and coup.is_complete else "",
         "cards": [{"position": c.position, "card": c.code, "hand": c.hand} for c in cards],
         "player": player,
         "banker": banker,
-        "player_total": point_count(parse_cards(player)) if player else None,
-        "banker_total": point_count(parse_cards(banker)) if banker else None,
+        "player_total": point_count(coup.player) if player else None,
+        "banker_total": point_count(coup.banker) if banker else None,
         "winner": game.winner or None,
         "tags": game.tags,
         "announcement": game.announcement,
@@ -143,12 +145,6 @@ def _round(game: Round) -> dict[str, Any]:
         ],
         "void_reason": game.void_reason or None,
     }
-
-
-def _drawing(game: Round) -> str:
-    """Why neither hand draws again, once the coup is complete ("Player stands on 6, ...")."""
-    coup = game.coup()
-    return coup.why_complete() if coup.dealt >= 4 and coup.is_complete else ""
 
 
 def _deck_change(table: Table) -> dict[str, Any] | None:

@@ -143,9 +143,7 @@ def receive_decks(
     return shoe
 
 
-def _prepare(
-    table: Table, actor: Any, doing: str, frm: str, to: str, event: str, **fields: Any
-) -> Shoe:
+def _prepare(table: Table, actor: Any, frm: str, to: str, event: str, **fields: Any) -> Shoe:
     """One step of readying the decks: refuse it out of order, else advance and record it."""
     table = lock_table(table)
     shoe = _shoe(table)
@@ -162,7 +160,6 @@ def inspect_decks(table: Table, *, actor: Any) -> Shoe:
     return _prepare(
         table,
         actor,
-        "inspect",
         State.RECEIVED,
         State.INSPECTED,
         "decks_inspected",
@@ -180,7 +177,6 @@ def verify_inspection(table: Table, *, actor: Any) -> Shoe:
     return _prepare(
         table,
         actor,
-        "verify",
         State.INSPECTED,
         State.VERIFIED,
         "inspection_verified",
@@ -192,14 +188,14 @@ def verify_inspection(table: Table, *, actor: Any) -> Shoe:
 def spread_decks(table: Table, *, actor: Any) -> Shoe:
     """Cards spread face up by deck, suit and sequence for the first player (000 §4(b), (d))."""
     require_role(actor, TABLE_STAFF, "spread the decks")
-    return _prepare(table, actor, "spread", State.VERIFIED, State.SPREAD, "decks_spread")
+    return _prepare(table, actor, State.VERIFIED, State.SPREAD, "decks_spread")
 
 
 @transaction.atomic
 def wash_decks(table: Table, *, actor: Any) -> Shoe:
     """Turned face down, washed and stacked; batches stacked apart with a shuffler (000 §4(c))."""
     require_role(actor, TABLE_STAFF, "wash the decks")
-    return _prepare(table, actor, "wash", State.SPREAD, State.WASHED, "decks_washed")
+    return _prepare(table, actor, State.SPREAD, State.WASHED, "decks_washed")
 
 
 @transaction.atomic
