@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (``tablegame/routing.py``).
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (each app's ``routing.py``).
 
 A WebSocket must come from an allowed origin (ALLOWED_HOSTS) and is given the Django session's
 user; the consumers refuse anonymous users and roles that may not listen.
@@ -19,7 +19,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from tablegame.routing import websocket_urlpatterns  # noqa: E402
+from pit.routing import websocket_urlpatterns as pit_routes  # noqa: E402
+from surveillance.routing import websocket_urlpatterns as surveillance_routes  # noqa: E402
+from tablegame.routing import websocket_urlpatterns as table_routes  # noqa: E402
+
+websocket_urlpatterns = [*table_routes, *pit_routes, *surveillance_routes]
 
 application = ProtocolTypeRouter(
     {

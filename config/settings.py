@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -18,6 +19,9 @@ from config.env import (
     env_bool,
     env_list,
 )
+
+# Generic classes (ModelAdmin[Casino], QuerySet[Round]) subscriptable at run time, for mypy.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -46,8 +50,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
-    "pit",
+    "casino",
     "tablegame",
+    "pit",
     "surveillance",
 ]
 

@@ -1,4 +1,4 @@
-"""URLs. Later issues add /dealer/, /floor/, /surveillance/ and /display/ beside home."""
+"""URLs: home, the tablet and display, the pit console, surveillance, the API, login, admin."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from pit import views as pit_views
+from tablegame import views_home
 
 urlpatterns = [
-    path("", pit_views.home, name="home"),
+    path("", views_home.home, name="home"),
     path("floor/", pit_views.floor, name="floor"),
     path("surveillance/", include("surveillance.urls")),
     path("login/", auth_views.LoginView.as_view(), name="login"),

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class PitConfig(AppConfig):
-    """The casino floor: casinos, their pits, and the staff roles that work them."""
+    """The pit console: what floorpersons, pit bosses and pit clerks see and do for a pit."""
 
     name = "pit"
     default_auto_field = "django.db.models.BigAutoField"

@@ -8,9 +8,9 @@ from typing import Any
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from pit.models import Pit
-from tablegame.actions.tables import ACTIVE_ROUND_STATES
+from casino.models import Pit
 from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
+from tablegame.models.rounds import ACTIVE_ROUND_STATES
 
 
 def floor_overview(pit: Pit) -> list[dict[str, Any]]:

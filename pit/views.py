@@ -1,3 +1,5 @@
+"""The pit console: every table of every pit, live."""
+
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
@@ -5,23 +7,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from pit import roles
-from pit.models import Pit
-from pit.roles import LABELS, role_of
+from casino import roles
+from casino.roles import role_of
 from pit.selectors import floor_overview, pits_on_floor
-
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    """Who you are, your role, and the floor: every pit with its tables and their rules."""
-    role = role_of(request.user)
-    pits = Pit.objects.select_related("casino").prefetch_related("tables__rules_history")
-    return render(
-        request,
-        "home.html",
-        {"role": role, "role_label": LABELS[role] if role else None, "pits": pits},
-    )
-
 
 FLOOR_ROLES = (roles.FLOORPERSON, roles.PIT_BOSS, roles.PIT_CLERK)
 

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class SurveillanceConfig(AppConfig):
-    """What surveillance watches and is told about (filled in by later issues)."""
+    """Surveillance, read-only: the live wall, the round search and the round review."""
 
     name = "surveillance"
     default_auto_field = "django.db.models.BigAutoField"

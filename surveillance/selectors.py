@@ -32,10 +32,8 @@ from django.db.models.functions import Coalesce
 from baccarat.cards import Card as EngineCard
 from baccarat.cards import CardError, parse_cards, point_count
 from baccarat.wagertypes import WagerType
-from pit.models import Casino
-from surveillance.models import Event
-from surveillance.record import ChainReport, verify_chain
-from tablegame.actions.tables import ACTIVE_ROUND_STATES
+from casino.models import Casino, Event
+from casino.record import ChainReport, verify_chain
 from tablegame.models import (
     Irregularity,
     Round,
@@ -45,6 +43,7 @@ from tablegame.models import (
     VigorishMarker,
     Wager,
 )
+from tablegame.models.rounds import ACTIVE_ROUND_STATES
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 HANDS = {
@@ -357,7 +356,9 @@ def _last_sequence() -> Coalesce:
     """The number of the outer table's last event, 0 before the first (an index lookup)."""
     return Coalesce(
         Subquery(
-            Event.objects.filter(table=OuterRef("pk")).order_by("-sequence").values("sequence")[:1]
+            Event.objects.filter(chain__table=OuterRef("pk"))
+            .order_by("-sequence")
+            .values("sequence")[:1]
         ),
         Value(0),
         output_field=IntegerField(),
@@ -508,7 +509,7 @@ def round_review(game: Round) -> RoundReview:
     """Reconstruct ``game`` from its table's record, check the chain, and compare with the rows."""
     table = game.table
     zone = casino_zone(table.pit.casino)
-    chain = verify_chain(table)
+    chain = verify_chain(table.chain_id)
     events = round_events(game)
     told = [_tell(e, game, chain) for e in events]
     record_cards = _cards_from_record(events, game)
@@ -586,7 +587,7 @@ def round_events(game: Round) -> list[Event]:
     with the irregularity that disclosed its first card (000 §13(d)), recorded in the round it
     interrupted: that event comes first.
     """
-    table_events = Event.objects.filter(table_id=game.table_id).select_related("actor")
+    table_events = Event.objects.filter(chain__table=game.table_id).select_related("actor")
     shoe_number = game.shoe.number
     shoe_start = (
         table_events.filter(Q(data__shoe=shoe_number) | Q(data__next_shoe=shoe_number))

@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from pit import roles
+from casino import roles
 from surveillance.selectors import (
     RoundFilters,
     round_for_review,

@@ -23,10 +23,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db.models import Max, Value
 from django.db.models.functions import Coalesce
 
-from pit import roles
-from pit.models import Pit
-from surveillance.models import Event
-from tablegame.broadcast import SURVEILLANCE_GROUP, pit_group, table_group
+from casino import roles
+from casino.models import Event
+from tablegame.broadcast import table_group
 from tablegame.models import Table
 
 NOT_LOGGED_IN = 4401
@@ -58,28 +57,23 @@ def _table_sequence(table_id: int) -> int | None:
     """The table's last event sequence (0 before its first event); None if there is no table."""
     if not Table.objects.filter(pk=table_id).exists():
         return None
-    last = Event.objects.filter(table_id=table_id).aggregate(last=Max("sequence"))["last"]
+    last = Event.objects.filter(chain__table=table_id).aggregate(last=Max("sequence"))["last"]
     return int(last or 0)
 
 
 @database_sync_to_async
-def _pit_exists(pit_id: int) -> bool:
-    return Pit.objects.filter(pk=pit_id).exists()
-
-
-@database_sync_to_async
-def _sequences(pit_id: int | None) -> list[dict[str, int]]:
+def sequences(pit_id: int | None) -> list[dict[str, int]]:
     """The last event sequence of each table (of one pit, or of the floor), in one query."""
     tables = Table.objects.all() if pit_id is None else Table.objects.filter(pit_id=pit_id)
     rows = (
-        tables.annotate(last=Coalesce(Max("events__sequence"), Value(0)))
+        tables.annotate(last=Coalesce(Max("chain__events__sequence"), Value(0)))
         .order_by("pk")
         .values_list("pk", "last")
     )
     return [{"table": pk, "sequence": last} for pk, last in rows]
 
 
-class _Watch(AsyncJsonWebsocketConsumer):
+class Watch(AsyncJsonWebsocketConsumer):
     """Authenticate, check the role, join the groups, say hello, then forward notices."""
 
     watchers: ClassVar[tuple[str, ...]]
@@ -125,7 +119,7 @@ class _Watch(AsyncJsonWebsocketConsumer):
         )
 
 
-class TableConsumer(_Watch):
+class TableConsumer(Watch):
     """``ws/tables/<id>/``: one table's notices, for anyone who works or reads tables."""
 
     watchers = TABLE_WATCHERS
@@ -140,33 +134,3 @@ class TableConsumer(_Watch):
     async def hello(self) -> dict[str, Any] | None:
         sequence = await _table_sequence(self.table_id)
         return None if sequence is None else {"table": self.table_id, "sequence": sequence}
-
-
-class PitConsumer(_Watch):
-    """``ws/pits/<id>/``: every table of one pit, for the floor, the pit and the back office."""
-
-    watchers = PIT_WATCHERS
-
-    @property
-    def pit_id(self) -> int:
-        return int(self.scope["url_route"]["kwargs"]["pit_id"])
-
-    async def groups_to_join(self) -> list[str]:
-        return [pit_group(self.pit_id)]
-
-    async def hello(self) -> dict[str, Any] | None:
-        if not await _pit_exists(self.pit_id):
-            return None
-        return {"pit": self.pit_id, "tables": await _sequences(self.pit_id)}
-
-
-class SurveillanceConsumer(_Watch):
-    """``ws/surveillance/``: every table on the floor, for surveillance only."""
-
-    watchers = SURVEILLANCE_WATCHERS
-
-    async def groups_to_join(self) -> list[str]:
-        return [SURVEILLANCE_GROUP]
-
-    async def hello(self) -> dict[str, Any] | None:
-        return {"tables": await _sequences(None)}

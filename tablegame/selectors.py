@@ -8,20 +8,18 @@ from django.utils import timezone
 
 from baccarat.cards import parse_cards, point_count
 from baccarat.cutcard import ShoeCall, after_round
-from baccarat.drawing import Coup
-from surveillance.models import Event
-from tablegame.actions.rounds import expected_next
-from tablegame.actions.shoes import current_shoe, cut_offer, physical_cards_left
-from tablegame.actions.tables import active_round
+from baccarat.drawing import Coup, Expect
+from baccarat.errors import RulesError
+from casino.models import Event
 from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
 
 
 def table_state(table: Table) -> dict[str, Any]:
     """Everything a dealer, the floor or surveillance needs to draw the table now."""
     rules = table.rules
-    shoe = current_shoe(table)
-    game = active_round(table) or _last_round(shoe)
-    last_event = Event.objects.filter(table=table).order_by("-sequence").first()
+    shoe = table.current_shoe()
+    game = table.active_round() or _last_round(shoe)
+    last_event = Event.objects.filter(chain_id=table.chain_id).order_by("-sequence").first()
     open_markers = list(table.markers.filter(status=VigorishMarker.Status.OPEN).order_by("-seat"))
     return {
         "table": {
@@ -79,15 +77,23 @@ def _shoe(shoe: Shoe | None, table: Table) -> dict[str, Any] | None:
         "decks": shoe.decks,
         "automatic_shuffler": shoe.automatic_shuffler,
         "back_colour": shoe.back_colour,
-        "cards_left": physical_cards_left(shoe),
+        "cards_left": shoe.physical_cards_left,
         "rounds": rounds,
         "cut_card_round": shoe.cut_card_round,
         "held_card": shoe.held_card or None,
         "call": call.value,
         "needs_shuffle_verification": "feather" in shoe.shuffle
         and shoe.shuffle_verified_by_id is None,
-        "cut_offer": cut_offer(table, shoe) if shoe.state == Shoe.State.SHUFFLED else [],
+        "cut_offer": _cut_offer(shoe) if shoe.state == Shoe.State.SHUFFLED else [],
     }
+
+
+def _cut_offer(shoe: Shoe) -> list[int]:
+    """Who is offered the cut; nobody when a recut has nobody to go to."""
+    try:
+        return shoe.cut_offer()
+    except RulesError:
+        return []
 
 
 def _round(game: Round) -> dict[str, Any]:
@@ -157,3 +163,27 @@ def _deck_change(table: Table) -> dict[str, Any] | None:
         "every_shoe": schedule.every_shoe,
         "due": schedule.is_due(timezone.now()),
     }
+
+
+NEXT_CARD = {
+    Expect.PLAYER_FIRST: "Player's first card",
+    Expect.BANKER_FIRST: "Banker's first card",
+    Expect.PLAYER_SECOND: "Player's second card",
+    Expect.BANKER_SECOND: "Banker's second card",
+    Expect.PLAYER_THIRD: "Player draws",
+    Expect.BANKER_THIRD: "Banker draws",
+    Expect.NONE: "",
+}
+
+
+def expected_next(game: Round, coup: Coup | None = None) -> str:
+    """What the dealer does next, in words (``coup``: the round's cards, if already read)."""
+    if game.state == Round.State.BETTING:
+        return "Take wagers, then call no more bets."
+    if game.state == Round.State.HOUSE_MONEY:
+        return "Settle House Money before any third card."
+    if game.state == Round.State.COMPLETE:
+        return "Settle the round."
+    if game.state != Round.State.DEALING:
+        return ""
+    return NEXT_CARD[(coup or game.coup()).expected]

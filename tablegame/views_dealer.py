@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from pit import roles
+from casino import roles
 from tablegame.models import Table
 
 TABLET_ROLES = (roles.DEALER, roles.FLOORPERSON, roles.PIT_BOSS)

@@ -17,8 +17,7 @@ from django.views.decorators.cache import never_cache
 
 from baccarat.outcome import Winner
 from baccarat.roads import Result, roads
-from pit import roles
-from tablegame.actions.shoes import current_shoe
+from casino import roles
 from tablegame.models import Round, Shoe, Table
 
 LIVE_SCRIPT = "js/live.js"
@@ -26,7 +25,7 @@ LIVE_SCRIPT = "js/live.js"
 
 def display_shoe(table: Table) -> Shoe | None:
     """The shoe the display shows: the one in play, else the table's most recent."""
-    return current_shoe(table) or table.shoes.order_by("-number").first()
+    return table.current_shoe() or table.shoes.order_by("-number").first()
 
 
 def shoe_results(shoe: Shoe | None) -> list[Result]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group, User
 
-from pit.roles import ROLES, role_of
+from casino.roles import ROLES, role_of
 
 
 @pytest.mark.django_db

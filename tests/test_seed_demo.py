@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 
 from baccarat.profiles import PROFILES
-from pit.models import Casino, Pit
+from casino.models import Casino, Pit
 from tablegame.models import Table
 
 DEMO_USERS = {

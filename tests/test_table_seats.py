@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from pit.models import Casino, Pit
+from casino.models import Casino, Pit
 from tablegame.models import Table
 
 

@@ -6,7 +6,6 @@ from tablegame.actions.markers import collect_marker, request_vigorish_form
 from tablegame.actions.rounds import (
     cut_card_out,
     deal_card,
-    expected_next,
     no_more_bets,
     open_round,
     place_wager,
@@ -19,7 +18,6 @@ from tablegame.actions.rounds import (
 )
 from tablegame.actions.shoes import (
     burn_cards,
-    current_shoe,
     cut_cards,
     end_shoe,
     inspect_decks,
@@ -33,7 +31,6 @@ from tablegame.actions.shoes import (
     wash_decks,
 )
 from tablegame.actions.tables import (
-    active_round,
     close_table,
     file_rules,
     leave_seat,
@@ -48,16 +45,13 @@ from tablegame.actions.tables import (
 __all__ = [
     "ActionError",
     "NotAllowed",
-    "active_round",
     "burn_cards",
     "close_table",
     "collect_marker",
-    "current_shoe",
     "cut_card_out",
     "cut_cards",
     "deal_card",
     "end_shoe",
-    "expected_next",
     "file_rules",
     "inspect_decks",
     "leave_seat",

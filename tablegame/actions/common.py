@@ -16,8 +16,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
 from baccarat.errors import RulesError
-from pit import roles
-from surveillance.record import record_event
+from casino import roles
+from casino.record import record_event
 from tablegame.broadcast import announce_change
 from tablegame.models import Table
 
@@ -57,7 +57,7 @@ def lock_table(table: Table | int) -> Table:
 
 def record(table: Table, actor: AbstractBaseUser | None, action: str, **data: Any) -> int:
     """Write the event in this transaction and announce it after commit; returns its sequence."""
-    event = record_event(table=table, actor=actor, action=action, data=data)  # type: ignore[arg-type]
+    event = record_event(chain_id=table.chain_id, actor=actor, action=action, data=data)  # type: ignore[arg-type]
     table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
     transaction.on_commit(lambda: announce_change(table_id, sequence, action, pit_id=pit_id))
     return sequence

@@ -20,8 +20,7 @@ from baccarat.irregularities import (
 )
 from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
 from tablegame.actions.rounds import complete_coup
-from tablegame.actions.shoes import current_shoe, take_card
-from tablegame.actions.tables import active_round
+from tablegame.actions.shoes import take_card
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
 
@@ -41,13 +40,13 @@ def report_irregularity(
         the_card = Card.parse(card)
     except CardError as error:
         raise ActionError(str(error)) from None
-    game = active_round(table)
+    game = table.active_round()
     if game is None or game.state not in (Round.State.DEALING, Round.State.COMPLETE):
         raise ActionError("Irregularities are reported while a round is being dealt.")
     rules = game.rules.submission
     remedy = _remedy(kind, game, the_card, disclosed, rules)
     shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
-    if shoe != current_shoe(table):
+    if shoe != table.current_shoe():
         raise ActionError("The round's shoe is no longer in play.")
     take_card(shoe, the_card)
     shoe.burned += remedy.extra_burn

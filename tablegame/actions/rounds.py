@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from baccarat.cards import Card, CardError
 from baccarat.cutcard import ShoeCall, after_round, may_deal_round
-from baccarat.drawing import Coup, Expect, IllegalDeal
+from baccarat.drawing import IllegalDeal
 from baccarat.errors import RulesError
 from baccarat.money import parse_amount
 from baccarat.outcome import Outcome
@@ -23,7 +23,7 @@ from baccarat.settlement import Action as StepAction
 from baccarat.settlement import PlayerDealer, check_wagers, settle, settle_house_money
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
-from pit import roles
+from casino import roles
 from tablegame.actions.common import (
     SUPERVISORS,
     TABLE_STAFF,
@@ -33,8 +33,7 @@ from tablegame.actions.common import (
     record,
     require_role,
 )
-from tablegame.actions.shoes import current_shoe, physical_cards_left, take_card
-from tablegame.actions.tables import active_round, occupied_seats
+from tablegame.actions.shoes import take_card
 from tablegame.models import (
     Card as DealtCard,
 )
@@ -53,7 +52,7 @@ MOST_CARDS_A_COUP_NEEDS = 6
 
 
 def _round(table: Table) -> Round:
-    game = active_round(table)
+    game = table.active_round()
     if game is None:
         raise ActionError("No round is in play: open one for wagers.")
     return game
@@ -66,9 +65,9 @@ def open_round(table: Table, *, actor: Any) -> Round:
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
-    if active_round(table):
+    if table.active_round():
         raise ActionError("A round is already in play.")
-    shoe = current_shoe(table)
+    shoe = table.current_shoe()
     if shoe is None or shoe.state != Shoe.State.IN_PLAY:
         raise ActionError("The shoe is not ready: shuffle, cut and burn first.")
     number = (shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
@@ -141,7 +140,7 @@ def place_wager(
         money = parse_amount(amount)
     except RulesError as error:
         raise ActionError(str(error)) from None
-    if seat not in occupied_seats(table):
+    if seat not in table.occupied_seats():
         raise ActionError(f"Seat {seat} is empty: seat the player first.")
     _check_limits(table, kind, money)
     existing = game.wagers.filter(seat=seat, type=kind.value).first()
@@ -240,7 +239,7 @@ def no_more_bets(table: Table, *, actor: Any) -> Round:
     if rules.player_dealer and not game.player_dealer_bank:
         raise ActionError("Record the player-dealer's bank before no more bets.")
     if rules.players_turn_cards:
-        seats = occupied_seats(table)
+        seats = table.occupied_seats()
         game.player_turner = card_turner(_stakes(game, WagerType.PLAYER), occupied=seats)
         game.banker_turner = card_turner(_stakes(game, WagerType.BANKER), occupied=seats)
     game.state, game.no_more_bets_at = State.DEALING, timezone.now()
@@ -275,7 +274,7 @@ def relinquish_cards(table: Table, *, hand: str, actor: Any) -> Round:
         raise ActionError(f"The dealer turns the {hand.title()}'s hand already.")
     declined = [*game.turn_declined.get(hand, []), current]
     kind = WagerType.PLAYER if hand == "player" else WagerType.BANKER
-    turner = card_turner(_stakes(game, kind), occupied=occupied_seats(table), declined=declined)
+    turner = card_turner(_stakes(game, kind), occupied=table.occupied_seats(), declined=declined)
     game.turn_declined = {**game.turn_declined, hand: declined}
     if hand == "player":
         game.player_turner = turner
@@ -553,7 +552,7 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -
     if rules.player_dealer and table.player_dealer_seat is not None:
         table.player_dealer_hands += 1
         if table.player_dealer_hands >= rules.player_dealer_rotation_hands:
-            seats = occupied_seats(table)
+            seats = table.occupied_seats()
             offered = (
                 next_player_dealer(table.player_dealer_seat, seats) if len(seats) > 1 else None
             )
@@ -583,12 +582,12 @@ def cut_card_out(table: Table, *, actor: Any) -> Shoe:
     """The cut card came out: complete this hand, then "last hand" (000 §9(e))."""
     require_role(actor, TABLE_STAFF, "record the cut card")
     table = lock_table(table)
-    shoe = current_shoe(table)
+    shoe = table.current_shoe()
     if shoe is None or shoe.state != Shoe.State.IN_PLAY:
         raise ActionError("No shoe is in play.")
     if shoe.cut_card_round is not None:
         raise ActionError("The cut card already came out in this shoe.")
-    game = active_round(table)
+    game = table.active_round()
     last = shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     shoe.cut_card_round = game.number if game else last + 1
     shoe.save(update_fields=["cut_card_round"])
@@ -607,7 +606,7 @@ def void_round(table: Table, *, reason: str, actor: Any) -> Round:
     if game.steps.exists():
         raise ActionError("House Money was settled already; this round cannot be voided.")
     reason = check_text(reason, field="reason", limit=200)
-    left = physical_cards_left(game.shoe)
+    left = game.shoe.physical_cards_left
     supervisor = roles.role_of(actor) in SUPERVISORS or getattr(actor, "is_superuser", False)
     if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:
         raise ActionError(
@@ -634,25 +633,3 @@ def void_round(table: Table, *, reason: str, actor: Any) -> Round:
     game.save(update_fields=["state", "void_reason", "settled_at"])
     record(table, actor, "round_void", round=game.number, reason=reason)
     return game
-
-
-def expected_next(game: Round, coup: Coup | None = None) -> str:
-    """What the dealer does next, in words (``coup``: the round's cards, if already read)."""
-    if game.state == State.BETTING:
-        return "Take wagers, then call no more bets."
-    if game.state == State.HOUSE_MONEY:
-        return "Settle House Money before any third card."
-    if game.state == State.COMPLETE:
-        return "Settle the round."
-    if game.state != State.DEALING:
-        return ""
-    expected = (coup or game.coup()).expected
-    return {
-        Expect.PLAYER_FIRST: "Player's first card",
-        Expect.BANKER_FIRST: "Banker's first card",
-        Expect.PLAYER_SECOND: "Player's second card",
-        Expect.BANKER_SECOND: "Banker's second card",
-        Expect.PLAYER_THIRD: "Player draws",
-        Expect.BANKER_THIRD: "Banker draws",
-        Expect.NONE: "",
-    }[expected]

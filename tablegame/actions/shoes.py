@@ -15,7 +15,6 @@ from django.utils import timezone
 from baccarat.cards import Card, CardError
 from baccarat.errors import RulesError
 from baccarat.profiles import DeckChange as DeckRule
-from baccarat.seating import cut_offer_order, recut_order
 from baccarat.shoe import (
     Cut,
     ShuffleStep,
@@ -33,20 +32,15 @@ from tablegame.actions.common import (
     record,
     require_role,
 )
-from tablegame.actions.tables import active_round, occupied_seats, refuse_open_markers
+from tablegame.actions.tables import refuse_open_markers
 from tablegame.models import DeckChange, Shoe, Table
 from tablegame.models.shoes import fresh_counts
 
 State = Shoe.State
 
 
-def current_shoe(table: Table) -> Shoe | None:
-    """The table's latest shoe that is not finished."""
-    return table.shoes.exclude(state=State.FINISHED).order_by("-number").first()
-
-
 def _shoe(table: Table) -> Shoe:
-    shoe = current_shoe(table)
+    shoe = table.current_shoe()
     if shoe is None:
         raise ActionError("There is no shoe at the table: receive decks first.")
     return shoe
@@ -87,7 +81,7 @@ def receive_decks(
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed: open it first.")
-    if current_shoe(table):
+    if table.current_shoe():
         raise ActionError("The table already has a shoe; end it before the next one.")
     rules = table.rules
     back_colour = check_text(back_colour, field="back colour", limit=20)
@@ -171,7 +165,7 @@ def inspect_decks(table: Table, *, actor: Any) -> Shoe:
 def verify_inspection(table: Table, *, actor: Any) -> Shoe:
     """The floorperson verifies the dealer's inspection (000 §4(a))."""
     require_role(actor, SUPERVISORS, "verify a deck inspection")
-    shoe = current_shoe(table)
+    shoe = table.current_shoe()
     if shoe and shoe.inspected_by_id == actor.pk:
         raise ActionError("The inspection is verified by someone other than the inspector.")
     return _prepare(
@@ -256,7 +250,7 @@ def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Any) -> Sh
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.IN_PLAY)
-    if active_round(table):
+    if table.active_round():
         raise ActionError("A round is in play: the table is not idle.")
     refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())
@@ -294,7 +288,7 @@ def cut_cards(
     rules = table.rules
     if ShuffleStep.FEATHER.value in shoe.shuffle and shoe.shuffle_verified_by_id is None:
         raise ActionError("The floorperson verifies the feathered shuffle before the cut.")
-    order = cut_offer(table, shoe)
+    order = _cut_offer(shoe)
     if seat is not None and seat not in order:
         raise ActionError(f"Seat {seat} is not offered the cut.")
     before = order[: order.index(seat)] if seat is not None else order
@@ -326,20 +320,11 @@ def cut_cards(
     return shoe
 
 
-def cut_offer(table: Table, shoe: Shoe) -> list[int]:
-    """The seats to offer the cut to, in order (a recut follows the table's recut option)."""
-    rules = table.rules
-    order = cut_offer_order(rules, occupied_seats(table), last_curator=_last_curator(table))
-    if shoe.recuts:
-        try:
-            order = recut_order(rules, order, shoe.cut_by_seat)
-        except RulesError as error:
-            raise ActionError(str(error)) from None
-    return order
-
-
-def _last_curator(table: Table) -> int | None:
-    return table.curator_seat or table.previous_curator_seat or None
+def _cut_offer(shoe: Shoe) -> list[int]:
+    try:
+        return shoe.cut_offer()
+    except RulesError as error:
+        raise ActionError(str(error)) from None
 
 
 @transaction.atomic
@@ -392,18 +377,13 @@ def take_card(shoe: Shoe, card: Card) -> None:
     shoe.remaining[code] -= 1
 
 
-def physical_cards_left(shoe: Shoe) -> int:
-    """Cards still in the shoe: unseen cards less those burned face down."""
-    return shoe.cards_left - shoe.burned
-
-
 @transaction.atomic
 def end_shoe(table: Table, *, actor: Any) -> Shoe:
     """The shoe is done; marked vigorish must be collected or documented first (000 §12(d))."""
     require_role(actor, TABLE_STAFF, "end the shoe")
     table = lock_table(table)
     shoe = _shoe(table)
-    if active_round(table):
+    if table.active_round():
         raise ActionError("Finish or void the round in play first.")
     refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())

@@ -35,23 +35,6 @@ from tablegame.models import (
 )
 from tablegame.models.tables import default_limits
 
-ACTIVE_ROUND_STATES = (
-    Round.State.BETTING,
-    Round.State.DEALING,
-    Round.State.HOUSE_MONEY,
-    Round.State.COMPLETE,
-)
-
-
-def active_round(table: Table) -> Round | None:
-    """The round being played at the table, if any."""
-    return table.rounds.filter(state__in=ACTIVE_ROUND_STATES).order_by("-pk").first()
-
-
-def occupied_seats(table: Table) -> list[int]:
-    """Numbers of the seats where someone sits."""
-    return list(table.seats.exclude(player_name="").values_list("number", flat=True))
-
 
 @transaction.atomic
 def open_table(table: Table, *, actor: Any) -> Table:
@@ -88,7 +71,7 @@ def close_table(table: Table, *, actor: Any) -> Table:
     table = lock_table(table)
     if table.status == Table.Status.CLOSED:
         raise ActionError(f"{table} is already closed.")
-    if active_round(table):
+    if table.active_round():
         raise ActionError("Finish or void the round in play before closing the table.")
     if table.shoes.exclude(state="finished").exists():
         raise ActionError("End the shoe before closing the table.")
@@ -147,7 +130,7 @@ def leave_seat(table: Table, *, seat: int, actor: Any) -> Seat:
     if not place.is_occupied:
         raise ActionError(f"Seat {seat} is empty.")
     refuse_open_markers(table, "the player leaves", seat=seat)
-    game = active_round(table)
+    game = table.active_round()
     if game and game.state != Round.State.BETTING and game.wagers.filter(seat=seat).exists():
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
     if game:
@@ -261,10 +244,10 @@ def take_shoe(table: Table, *, seat: int | None, declined: Sequence[int] = (), a
     table = lock_table(table)
     if not table.rules.has_curator:
         raise ActionError(f"{table} is dealt by the house dealer; there is no curator.")
-    game = active_round(table)
+    game = table.active_round()
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
-    seats = occupied_seats(table)
+    seats = table.occupied_seats()
     order = curator_offer_order(seats, previous=table.curator_seat or table.previous_curator_seat)
     _check_offer(order, seat, declined, "the shoe")
     table.curator_seat = seat if seat is not None else 0
@@ -290,7 +273,7 @@ def pass_shoe(table: Table, *, ordered: bool = False, actor: Any) -> Table:
     table = lock_table(table)
     if table.curator_seat is None:
         raise ActionError("Nobody holds the shoe.")
-    game = active_round(table)
+    game = table.active_round()
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
     record(table, actor, "shoe_passed", seat=table.curator_seat, ordered=ordered)
@@ -308,9 +291,9 @@ def take_player_dealer(
     table = lock_table(table)
     if not table.rules.player_dealer:
         raise ActionError(f"{table} has no player-dealer position.")
-    if active_round(table):
+    if table.active_round():
         raise ActionError("The player-dealer position changes only between rounds.")
-    seats = occupied_seats(table)
+    seats = table.occupied_seats()
     last = table.player_dealer_seat or table.previous_player_dealer_seat
     if last is None:
         order = [seat] if seat in seats else []  # the first position is offered to anyone seated

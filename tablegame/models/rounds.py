@@ -16,6 +16,16 @@ from tablegame.models.tables import Table, TableRules, wager_type_choices
 MONEY = {"max_digits": 12, "decimal_places": 2}
 
 
+#: A round in one of these states is the one in play at its table.
+ACTIVE_ROUND_STATES = ("betting", "dealing", "house_money", "complete")
+
+
+class RoundQuerySet(models.QuerySet["Round"]):
+    def active(self) -> RoundQuerySet:
+        """Rounds in play: taking wagers, dealing, House Money, or waiting to be settled."""
+        return self.filter(state__in=ACTIVE_ROUND_STATES)
+
+
 class Round(models.Model):
     """One round of play (a coup), from "place your bets" to the last settlement step."""
 
@@ -51,6 +61,8 @@ class Round(models.Model):
     player_dealer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     player_dealer_bank = models.DecimalField(null=True, blank=True, **MONEY)
     void_reason = models.CharField(max_length=200, blank=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ("table", "-opened_at")

@@ -10,12 +10,19 @@ from django.utils import timezone
 
 from baccarat.cards import Card, full_deck
 from baccarat.composition import Composition
+from baccarat.seating import cut_offer_order, recut_order
 from tablegame.models.tables import Table
 
 
 def fresh_counts(decks: int) -> dict[str, int]:
     """How many of each card ``decks`` decks hold, by card code."""
     return {str(card): decks for card in full_deck()}
+
+
+class ShoeQuerySet(models.QuerySet["Shoe"]):
+    def current(self) -> ShoeQuerySet:
+        """Shoes not finished, the latest first: a table's first is its current shoe."""
+        return self.exclude(state="finished").order_by("-number")
 
 
 class Shoe(models.Model):
@@ -72,6 +79,8 @@ class Shoe(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    objects = ShoeQuerySet.as_manager()
+
     class Meta:
         ordering = ("table", "-number")
         constraints = (
@@ -85,6 +94,24 @@ class Shoe(models.Model):
     def cards_left(self) -> int:
         """Cards still in the shoe (the cover cards not counted)."""
         return sum(self.remaining.values())
+
+    @property
+    def physical_cards_left(self) -> int:
+        """Cards still physically in the shoe: unseen cards less those burned face down."""
+        return self.cards_left - self.burned
+
+    def cut_offer(self) -> list[int]:
+        """The seats to offer the cut to, in order (a recut follows the table's recut option).
+
+        Raises the engine's ``RulesError`` when a recut has nobody to go to.
+        """
+        table = self.table
+        rules = table.rules
+        last_curator = table.curator_seat or table.previous_curator_seat or None
+        order = cut_offer_order(rules, table.occupied_seats(), last_curator=last_curator)
+        if self.recuts:
+            order = recut_order(rules, order, self.cut_by_seat)
+        return order
 
     def composition(self) -> Composition:
         """What is left, as 13 counts by rank for the game math."""

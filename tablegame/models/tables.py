@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -13,7 +13,11 @@ from django.utils import timezone
 
 from baccarat.profiles import PROFILES, RulesSubmission, rules_submission
 from baccarat.wagertypes import WagerType
-from pit.models import Pit
+from casino.models import Chain, Pit
+
+if TYPE_CHECKING:
+    from tablegame.models.rounds import Round
+    from tablegame.models.shoes import Shoe
 
 
 def profile_choices() -> list[tuple[str, str]]:
@@ -35,6 +39,13 @@ class Table(models.Model):
         OPEN = "open", "Open"
 
     pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables")
+    chain = models.OneToOneField(
+        Chain,
+        on_delete=models.PROTECT,
+        related_name="table",
+        editable=False,
+        help_text="The table's chain of the record, made with the table.",
+    )
     name = models.CharField(max_length=20, help_text='As on the table sign, e.g. "MB-1".')
     profile = models.CharField(max_length=50, choices=profile_choices)
     seat_count = models.PositiveSmallIntegerField()
@@ -64,6 +75,27 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new table gets its own chain of the record, in its casino and pit."""
+        if self.chain_id is None:
+            casino_id = Pit.objects.values_list("casino_id", flat=True).get(pk=self.pit_id)
+            self.chain = Chain.objects.create(
+                casino_id=casino_id, pit_id=self.pit_id, scope=Chain.Scope.TABLE, label=self.name
+            )
+        super().save(*args, **kwargs)
+
+    def active_round(self) -> Round | None:
+        """The round being played at the table, if any."""
+        return self.rounds.active().order_by("-pk").first()
+
+    def current_shoe(self) -> Shoe | None:
+        """The table's latest shoe that is not finished."""
+        return self.shoes.current().first()
+
+    def occupied_seats(self) -> list[int]:
+        """Numbers of the seats where someone sits."""
+        return list(self.seats.exclude(player_name="").values_list("number", flat=True))
 
     def rules_record(self, at: datetime.datetime | None = None) -> TableRules | None:
         """The Rules Submission record in force at ``at`` (now), if one was ever filed.

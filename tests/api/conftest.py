@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.test import APIClient
 
 from tablegame.models import Table
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import dealer, floor, ready_table, staff, table_for
 
 # The demo staff fixtures, shared with the table tests.
@@ -84,4 +84,4 @@ def events_cleared_after(transactional_db: None) -> Iterator[None]:
     before Django's flush, which the triggers allow only on an empty table."""
     yield
     with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM surveillance_event")
+        cursor.execute("DELETE FROM casino_event")

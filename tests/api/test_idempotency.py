@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection
 
-from surveillance.models import Event
+from casino.models import Event
 from tablegame.models import Card, CommandRecord, SettlementStep, Table
 from tests.api.conftest import Tablet, new_key, table_for
 
@@ -16,7 +16,7 @@ def counts(table: Table) -> tuple[int, int, int, int]:
     return (
         SettlementStep.objects.filter(round__table=table).count(),
         Card.objects.filter(round__table=table).count(),
-        Event.objects.filter(table=table).count(),
+        Event.objects.filter(chain__table=table).count(),
         CommandRecord.objects.count(),
     )
 
@@ -160,7 +160,7 @@ def test_a_double_tap_of_settle_at_the_same_moment_settles_once(tablet, mini):
     assert answers[0] == answers[1]
     assert answers[0][0] == 200
     assert SettlementStep.objects.filter(round__table=mini).count() == 3
-    assert Event.objects.filter(table=mini, action="round_settled").count() == 1
+    assert Event.objects.filter(chain__table=mini, action="round_settled").count() == 1
 
 
 @pytest.mark.usefixtures("events_cleared_after")

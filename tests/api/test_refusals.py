@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from surveillance.models import Event
+from casino.models import Event
 from tablegame import actions
 from tablegame.models import Table
 from tests.api.conftest import Tablet, table_for
@@ -13,10 +13,10 @@ from tests.api.conftest import Tablet, table_for
 
 def refused(tablet: Tablet, table: Table, route: str, body: dict | None = None) -> tuple[int, str]:
     """POST the command; check that the state (and the event record) did not change."""
-    before, events = tablet.state(table), Event.objects.filter(table=table).count()
+    before, events = tablet.state(table), Event.objects.filter(chain__table=table).count()
     response = tablet.post(table, route, body)
     assert tablet.state(table) == before
-    assert Event.objects.filter(table=table).count() == events
+    assert Event.objects.filter(chain__table=table).count() == events
     assert set(response.json()) == {"error"}
     return response.status_code, response.json()["error"]
 
@@ -46,7 +46,7 @@ def test_it_refuses_a_bet_over_the_table_limit(tablet, mini):
 
 
 def test_it_refuses_a_card_the_shoe_cannot_hold(tablet, mini):
-    shoe = actions.current_shoe(mini)
+    shoe = mini.current_shoe()
     shoe.remaining["AS"] = 0
     shoe.save(update_fields=["remaining"])
     in_dealing(tablet, mini)

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from baccarat.seating import cut_offer_order
-from surveillance.record import verify_chain
+from casino.record import verify_chain
 from tablegame.models import SettlementStep
 from tests.api.conftest import Tablet, table_for
 
@@ -65,7 +65,7 @@ def check_settled(state: dict) -> None:
     assert wagers[(5, "banker")]["amount"] == "37.00"  # a JSON number, kept exact
     assert wagers[(1, "banker")]["vigorish"] == "5.00"
     assert SettlementStep.objects.count() == 5
-    assert verify_chain(table_for("ma-mini")).ok
+    assert verify_chain(table_for("ma-mini").chain_id).ok
 
 
 def session_tablet(username: str) -> Tablet:

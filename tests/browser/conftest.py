@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-output"
 CHROMIUM_ARGS = [
@@ -29,7 +29,7 @@ def floor_staff(transactional_db: None) -> Iterator[dict[str, User]]:
     call_command("seed_demo", verbosity=0)
     yield {u.username: u for u in User.objects.all()}
     with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM surveillance_event")
+        cursor.execute("DELETE FROM casino_event")
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ import uuid
 
 from django.db import connection
 
-from surveillance.models import Event
+from casino.models import Event
 from tablegame import actions
 from tablegame.models import Round, Table
 from tests.browser.conftest import log_in, shot
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import play, ready_table
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]
@@ -117,11 +117,13 @@ def test_surveillance_watches_the_wall_live_and_reviews_a_round(floor_staff, liv
     browser.stop()  # Playwright's loop leaves the thread; the ORM may run again
 
     # Someone with the database's keys changes a card in the record: the review shows the break.
-    dealt = Event.objects.filter(table=reviewed.table, action="card_dealt").order_by("sequence")
+    dealt = Event.objects.filter(chain__table=reviewed.table, action="card_dealt").order_by(
+        "sequence"
+    )
     changed = dealt[4]
     with triggers_bypassed(), connection.cursor() as cursor:
         cursor.execute(
-            """UPDATE surveillance_event SET data = jsonb_set(data, '{card}', '"KS"')
+            """UPDATE casino_event SET data = jsonb_set(data, '{card}', '"KS"')
                WHERE id = %s""",
             [changed.pk],
         )

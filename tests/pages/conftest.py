@@ -15,9 +15,8 @@ from baccarat.cards import parse_cards
 from baccarat.drawing import Coup
 from baccarat.outcome import Outcome, Winner
 from baccarat.roads import Result
-from tablegame.actions.shoes import current_shoe
 from tablegame.models import Table
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import dealer, floor, play, staff
 
 # The demo staff fixtures, shared with the table tests.
@@ -74,7 +73,7 @@ def coup_cards(stock: Counter[str], token: str, turn: int) -> list[str]:
 
 def play_shoe(table: Table, dealer: User, tokens: str) -> list[Result]:
     """Play one round per token (e.g. ``"B Pp T Bb"``) in the table's shoe; their results."""
-    shoe = current_shoe(table)
+    shoe = table.current_shoe()
     assert shoe is not None
     stock = Counter(shoe.remaining)
     results = []
@@ -95,4 +94,4 @@ def committed_floor(transactional_db: None) -> Iterator[dict[str, User]]:
     call_command("seed_demo", verbosity=0)
     yield {u.username: u for u in User.objects.all()}
     with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM surveillance_event")
+        cursor.execute("DELETE FROM casino_event")

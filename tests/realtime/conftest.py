@@ -23,9 +23,9 @@ from django.db.models import Max
 from django.test import Client
 from pytest_django import Settings
 
-from surveillance.models import Event
+from casino.models import Event
 from tablegame.models import Table
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 
 ORIGIN = b"http://testserver"
 
@@ -54,7 +54,7 @@ def live_floor(transactional_db: None) -> Iterator[dict[str, User]]:
     call_command("seed_demo", verbosity=0)
     yield {u.username: u for u in User.objects.all()}
     with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM surveillance_event")
+        cursor.execute("DELETE FROM casino_event")
 
 
 def socket(path: str, *, user: User | None = None, origin: bytes = ORIGIN) -> Any:
@@ -137,4 +137,6 @@ class HeldOpen:
 
 
 def last_sequence(table: Table) -> int:
-    return int(Event.objects.filter(table=table).aggregate(last=Max("sequence"))["last"] or 0)
+    return int(
+        Event.objects.filter(chain__table=table).aggregate(last=Max("sequence"))["last"] or 0
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync, sync_to_async
 
-from pit.models import Casino, Pit
+from casino.models import Casino, Pit
 from tablegame import actions
 from tablegame.models import Table
 from tests.realtime.conftest import last_sequence, opened, socket

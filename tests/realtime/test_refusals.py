@@ -5,7 +5,7 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 
-from pit.models import Pit
+from casino.models import Pit
 from tablegame.consumers import FORBIDDEN, NOT_FOUND, NOT_LOGGED_IN
 from tests.realtime.conftest import refusal, socket
 from tests.tablegame.conftest import table_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync, sync_to_async
 
-from surveillance.models import Event
+from casino.models import Event
 from tablegame import actions
 from tests.realtime.conftest import HeldOpen, last_sequence, opened, socket
 from tests.tablegame.conftest import ready_table, table_for
@@ -53,7 +53,7 @@ def test_a_committed_action_reaches_the_socket_with_the_next_sequence(live_floor
         return notice
 
     notice = async_to_sync(scenario)()
-    event = Event.objects.get(table=table, sequence=before + 1)
+    event = Event.objects.get(chain__table=table, sequence=before + 1)
     assert event.action == "round_opened"
     assert notice == {
         "type": "changed",

@@ -1,14 +1,10 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 
-from pit.models import Casino, Pit
+from casino.models import Casino, Pit
 from tablegame.models import Table
-from tests.surveillance.chains import triggers_bypassed
 
 
 @pytest.fixture
@@ -22,22 +18,5 @@ def table(pit: Pit) -> Table:
 
 
 @pytest.fixture
-def other_table(pit: Pit) -> Table:
-    return Table.objects.create(pit=pit, name="MB-2", profile="ma-mini", seat_count=7)
-
-
-@pytest.fixture
 def dealer(db: None) -> User:
     return User.objects.create_user("dealer")
-
-
-@pytest.fixture
-def record_cleared_after(transactional_db: None) -> Iterator[None]:
-    """For transactional tests: empty the event table before Django flushes the database.
-
-    The flush TRUNCATEs every table, which the trigger allows only while surveillance_event is
-    empty, so the events a transactional test committed are removed first (triggers bypassed).
-    """
-    yield
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM surveillance_event")

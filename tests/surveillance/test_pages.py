@@ -13,10 +13,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from surveillance.models import Event
+from casino.models import Event
 from tablegame import actions
 from tablegame.models import Card, Round, Table
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import _cut_order, play, ready_table, shuffle_steps
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9: "Banker wins, 9 over 6"
@@ -168,7 +168,7 @@ def test_a_tile_shows_the_shoe_the_round_the_layout_the_wagers_and_the_result(st
     assert "$140.00 · 2 wagers" in words
     assert "Banker wins, 9 over 6" in words
     assert f'href="/surveillance/rounds/{game.pk}/"' in tile
-    assert f'data-sequence="{Event.objects.filter(table=table).count()}"' in tile
+    assert f'data-sequence="{Event.objects.filter(chain__table=table).count()}"' in tile
 
 
 def test_the_next_round_shows_the_last_result_until_its_own(staff):
@@ -219,7 +219,7 @@ def test_the_tile_fragment_is_the_one_table(staff):
 def test_the_sequences_name_every_table_and_its_last_event(staff):
     table = ready_table("ma-mini", staff["dealer"], staff["floor"])
     answer = client_for("surveillance").get("/surveillance/sequences/").json()["tables"]
-    assert answer[str(table.pk)] == Event.objects.filter(table=table).count()
+    assert answer[str(table.pk)] == Event.objects.filter(chain__table=table).count()
     assert set(answer) == {str(pk) for pk in Table.objects.values_list("pk", flat=True)}
 
 
@@ -431,7 +431,7 @@ def test_the_review_shows_utc_and_local_time(staff):
     dealer = staff["dealer"]
     table = ready_table("ma-mini", dealer, staff["floor"])
     game = play(table, dealer, [(1, "banker", "100")], BANKER_NATURAL)
-    event = Event.objects.filter(table=table, action="round_settled").get()
+    event = Event.objects.filter(chain__table=table, action="round_settled").get()
     zone = zoneinfo.ZoneInfo(table.pit.casino.time_zone)
     page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
     settled = next(w for _, a, w in events_of(page) if a == "round_settled")
@@ -480,10 +480,10 @@ def test_a_tampered_event_shows_the_broken_chain(staff):
     dealer = staff["dealer"]
     table = ready_table("ma-mini", dealer, staff["floor"])
     game = play(table, dealer, [(1, "banker", "100")], BANKER_NATURAL)
-    third = Event.objects.filter(table=table, action="card_dealt").order_by("sequence")[2]
+    third = Event.objects.filter(chain__table=table, action="card_dealt").order_by("sequence")[2]
     with triggers_bypassed(), connection.cursor() as cursor:
         cursor.execute(
-            """UPDATE surveillance_event SET data = jsonb_set(data, '{card}', '"9S"')
+            """UPDATE casino_event SET data = jsonb_set(data, '{card}', '"9S"')
                WHERE id = %s""",
             [third.pk],
         )

@@ -80,9 +80,8 @@ def shuffle_steps(table: Table) -> list[str]:
 
 def _cut_order(table: Table) -> list[int]:
     from baccarat.seating import cut_offer_order
-    from tablegame.actions.tables import occupied_seats
 
-    return cut_offer_order(table.rules, occupied_seats(table), last_curator=table.curator_seat)
+    return cut_offer_order(table.rules, table.occupied_seats(), last_curator=table.curator_seat)
 
 
 def play(table: Table, dealer: User, wagers: list[tuple[int, str, str]], cards: list[str]) -> Any:

@@ -11,11 +11,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 
-from surveillance.models import Event
-from surveillance.record import verify_chain
+from casino.models import Event
+from casino.record import verify_chain
 from tablegame import actions
 from tablegame.models import SettlementStep
-from tests.surveillance.chains import triggers_bypassed
+from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import ready_table
 
 
@@ -25,7 +25,7 @@ def floor_staff(transactional_db: None) -> Iterator[dict[str, User]]:
     call_command("seed_demo", verbosity=0)
     yield {u.username: u for u in User.objects.all()}
     with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM surveillance_event")
+        cursor.execute("DELETE FROM casino_event")
 
 
 def at_once(*calls: Callable[[], Any]) -> list[Any]:
@@ -65,8 +65,8 @@ def test_two_tablets_settling_the_same_round_settle_it_once(floor_staff):
     refused = [r for r in results if isinstance(r, actions.ActionError)]
     assert len(refused) == 1
     assert SettlementStep.objects.filter(round__table=table).count() == 2  # vigorish, pay
-    assert Event.objects.filter(table=table, action="round_settled").count() == 1
-    assert verify_chain(table).ok
+    assert Event.objects.filter(chain__table=table, action="round_settled").count() == 1
+    assert verify_chain(table.chain_id).ok
 
 
 def test_wagers_from_two_tablets_at_once_are_both_taken_in_a_gap_free_record(floor_staff):
@@ -78,9 +78,9 @@ def test_wagers_from_two_tablets_at_once_are_both_taken_in_a_gap_free_record(flo
         lambda: actions.place_wager(table, seat=2, wager="player", amount="50", actor=dealer),
         lambda: actions.place_wager(table, seat=5, wager="tie", amount="10", actor=dealer),
     )
-    assert actions.active_round(table).wagers.count() == 3
-    report = verify_chain(table)
-    assert report.ok and report.checked == Event.objects.filter(table=table).count()
+    assert table.active_round().wagers.count() == 3
+    report = verify_chain(table.chain_id)
+    assert report.ok and report.checked == Event.objects.filter(chain__table=table).count()
 
 
 def test_the_same_card_entered_twice_at_once_is_dealt_once(floor_staff):
@@ -95,4 +95,4 @@ def test_the_same_card_entered_twice_at_once_is_dealt_once(floor_staff):
         lambda: actions.deal_card(table, card="3D", actor=dealer),
     )
     assert sum(isinstance(r, actions.ActionError) for r in results) == 1
-    assert actions.active_round(table).cards.count() == 4
+    assert table.active_round().cards.count() == 4

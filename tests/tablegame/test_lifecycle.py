@@ -6,9 +6,9 @@ from decimal import Decimal
 
 import pytest
 
-from surveillance.models import Event
-from surveillance.record import verify_chain
-from tablegame import actions
+from casino.models import Event
+from casino.record import verify_chain
+from tablegame import actions, selectors
 from tablegame.models import Round, Shoe, VigorishMarker
 from tests.tablegame.conftest import play, ready_table, table_for
 
@@ -19,7 +19,7 @@ def steps_of(game: Round) -> list[tuple[str, int, str, str]]:
 
 def test_a_dealer_plays_a_round_from_open_table_to_settlement(db, dealer, floor):
     table = ready_table("ma-mini", dealer, floor)
-    shoe = actions.current_shoe(table)
+    shoe = table.current_shoe()
     assert shoe.state == Shoe.State.IN_PLAY
     assert shoe.burned == 3
     game = play(
@@ -39,7 +39,7 @@ def test_a_dealer_plays_a_round_from_open_table_to_settlement(db, dealer, floor)
     ]
     shoe.refresh_from_db()
     assert shoe.remaining["4H"] == 7 and shoe.remaining["3D"] == 7
-    assert verify_chain(table).ok
+    assert verify_chain(table.chain_id).ok
 
 
 def test_the_system_says_what_comes_next_and_refuses_a_card_not_due(db, dealer, floor):
@@ -49,14 +49,14 @@ def test_the_system_says_what_comes_next_and_refuses_a_card_not_due(db, dealer, 
     actions.no_more_bets(table, actor=dealer)
     for card in ["2H", "3C", "3S", "KS"]:
         game = actions.deal_card(table, card=card, actor=dealer)
-    assert actions.expected_next(game) == "Player draws"
+    assert selectors.expected_next(game) == "Player draws"
     game = actions.deal_card(table, card="8D", actor=dealer)  # Banker 3 stands on an 8
     assert game.state == Round.State.COMPLETE
-    before = Event.objects.filter(table=table).count()
+    before = Event.objects.filter(chain__table=table).count()
     with pytest.raises(actions.ActionError, match="no card is due"):
         actions.deal_card(table, card="4D", actor=dealer)
     assert game.cards.count() == 5
-    assert Event.objects.filter(table=table).count() == before
+    assert Event.objects.filter(chain__table=table).count() == before
 
 
 def test_a_wager_after_no_more_bets_is_refused_and_nothing_changes(db, dealer, floor):
@@ -68,7 +68,7 @@ def test_a_wager_after_no_more_bets_is_refused_and_nothing_changes(db, dealer, f
         actions.place_wager(table, seat=2, wager="player", amount="100", actor=dealer)
     with pytest.raises(actions.ActionError, match="No more bets"):
         actions.place_wager(table, seat=1, wager="banker", amount="500", actor=dealer)
-    game = actions.active_round(table)
+    game = table.active_round()
     assert [(w.seat, w.type, w.amount) for w in game.wagers.all()] == [
         (1, "banker", Decimal("100.00"))
     ]
@@ -81,12 +81,12 @@ def test_a_bet_over_the_table_limit_is_refused(db, dealer, floor):
         actions.place_wager(table, seat=1, wager="banker", amount="5000.01", actor=dealer)
     with pytest.raises(actions.ActionError, match="minimum"):
         actions.place_wager(table, seat=1, wager="banker", amount="10", actor=dealer)
-    assert not actions.active_round(table).wagers.exists()
+    assert not table.active_round().wagers.exists()
 
 
 def test_an_impossible_card_is_refused(db, dealer, floor):
     table = ready_table("ma-mini", dealer, floor, decks=6)
-    shoe = actions.current_shoe(table)
+    shoe = table.current_shoe()
     shoe.remaining["AS"] = 0
     shoe.save(update_fields=["remaining"])
     actions.open_round(table, actor=dealer)
@@ -165,7 +165,7 @@ def test_the_cut_card_means_one_more_hand_then_the_shoe_ends(db, dealer, floor):
     with pytest.raises(actions.ActionError, match="last hand has been dealt"):
         actions.open_round(table, actor=dealer)
     actions.end_shoe(table, actor=dealer)
-    assert actions.current_shoe(table) is None
+    assert table.current_shoe() is None
 
 
 def test_a_cut_too_close_to_the_end_is_refused(db, dealer, floor):
@@ -203,7 +203,7 @@ def test_the_table_state_shows_the_round_the_shoe_and_what_comes_next(db, dealer
     assert state["round"]["expected"] == "Banker's first card"
     assert state["round"]["banker_turner"] == 1
     assert state["shoe"]["cards_left"] == 8 * 52 - 1 - 3 - 1
-    assert state["sequence"] == Event.objects.filter(table=table).count()
+    assert state["sequence"] == Event.objects.filter(chain__table=table).count()
 
 
 def test_an_undisclosed_card_drawn_in_error_is_the_next_hands_first_card(db, dealer, floor):
@@ -223,7 +223,7 @@ def test_an_undisclosed_card_drawn_in_error_is_the_next_hands_first_card(db, dea
     with pytest.raises(actions.ActionError, match="5H held from the last hand"):
         actions.deal_card(table, card="6C", actor=dealer)
     actions.deal_card(table, card="5H", actor=dealer)
-    assert actions.current_shoe(table).remaining["5H"] == 7
+    assert table.current_shoe().remaining["5H"] == 7
 
 
 def test_an_unauthorized_player_third_card_becomes_the_banker_third(db, dealer, floor):
@@ -236,7 +236,7 @@ def test_an_unauthorized_player_third_card_becomes_the_banker_third(db, dealer, 
     actions.report_irregularity(
         table, kind="unauthorized_player_third", card="4S", disclosed=True, actor=dealer
     )
-    game = actions.active_round(table)
+    game = table.active_round()
     assert game.state == Round.State.COMPLETE
     assert (game.player_total, game.banker_total) == (6, 9)
 
@@ -263,15 +263,15 @@ def test_a_card_found_face_up_starts_a_simulated_round_then_the_real_round_resum
     actions.open_round(table, actor=dealer)
     actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
     actions.no_more_bets(table, actor=dealer)
-    real = actions.active_round(table)
+    real = table.active_round()
     actions.report_irregularity(table, kind="card_face_up", card="7C", actor=dealer)
-    simulated = actions.active_round(table)
+    simulated = table.active_round()
     assert simulated.simulated and simulated.pk != real.pk
-    assert actions.expected_next(simulated) == "Banker's first card"
+    assert selectors.expected_next(simulated) == "Banker's first card"
     for card in ["2C", "KS", "3D", "4D"]:  # P 7C KS = 7 stands; B 2C 3D = 5 draws
         actions.deal_card(table, card=card, actor=dealer)
     actions.settle_round(table, actor=dealer)
-    assert actions.active_round(table).pk == real.pk
+    assert table.active_round().pk == real.pk
     game = play_rest(table, dealer, ["9H", "2C", "KS", "3D"])
     assert game.wagers.get().result == "lose"
 
@@ -335,7 +335,7 @@ def test_a_disclosed_card_under_section_42_is_burned_with_as_many_cards_as_its_v
     db, dealer, floor
 ):
     table = ready_table("s42-mini", dealer, floor)
-    burned_before = actions.current_shoe(table).burned
+    burned_before = table.current_shoe().burned
     actions.open_round(table, actor=dealer)
     actions.no_more_bets(table, actor=dealer)
     actions.deal_card(table, card="9H", actor=dealer)
@@ -343,10 +343,10 @@ def test_a_disclosed_card_under_section_42_is_burned_with_as_many_cards_as_its_v
         table, kind="card_drawn_in_error", card="7C", disclosed=True, actor=dealer
     )
     assert (found.disposition, found.extra_burn) == ("burn_by_value", 7)
-    shoe = actions.current_shoe(table)
+    shoe = table.current_shoe()
     assert shoe.burned == burned_before + 7
     assert shoe.remaining["7C"] == 7
-    assert actions.expected_next(actions.active_round(table)) == "Banker's first card"
+    assert selectors.expected_next(table.active_round()) == "Banker's first card"
 
 
 def test_a_disclosed_unauthorized_third_card_is_burned_with_one_more_in_massachusetts(
@@ -361,5 +361,5 @@ def test_a_disclosed_unauthorized_third_card_is_burned_with_one_more_in_massachu
         table, kind="unauthorized_player_third", card="5S", disclosed=True, actor=dealer
     )
     assert (found.disposition, found.extra_burn) == ("burn_with_one_more", 1)
-    game = actions.active_round(table)
+    game = table.active_round()
     assert game.state == Round.State.COMPLETE and game.winner == "tie"

@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from baccarat.profiles import PROFILES, RulesSubmission
-from pit import roles
-from pit.models import Casino, Pit
+from casino import roles
+from casino.models import Casino, Pit
 from tablegame.models import Table
 
 DEMO_CASINO = "Demo Casino"

@@ -9,8 +9,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 
-from surveillance.models import Event
-from surveillance.record import record_event
+from casino.models import Event
+from casino.record import record_event
 from tablegame.models import Table
 
 
@@ -25,7 +25,10 @@ def record(
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         return record_event(
-            table=locked, actor=actor, action=action, data={"card": "AS"} if data is None else data
+            chain_id=locked.chain_id,
+            actor=actor,
+            action=action,
+            data={"card": "AS"} if data is None else data,
         )
 
 

@@ -1,7 +1,9 @@
-"""Appending to a table's event chain, and checking that nobody has changed it since.
+"""Appending to a chain of the record, and checking that nobody has changed it since.
 
 The one write path is :func:`record_event`, called by the action that makes the change, in its
-transaction. :func:`verify_chain` recomputes a table's chain from its first event.
+transaction, holding the row lock of what owns the chain (a table's actions lock the table;
+:func:`record_casino_event` and :func:`record_pit_event` lock the casino or pit row themselves).
+:func:`verify_chain` recomputes a chain from its first event.
 """
 
 from __future__ import annotations
@@ -21,8 +23,7 @@ from django.core.validators import validate_slug
 from django.db import connection, transaction
 from django.utils import timezone
 
-from surveillance.models import ACTION_MAX_LENGTH, GENESIS_HASH, Event
-from tablegame.models import Table
+from casino.models import GENESIS_HASH, KIND_MAX_LENGTH, Casino, Chain, Event, Pit
 
 # Events are read back in chunks of this size, so a long chain is never in memory at once.
 CHUNK_SIZE = 2000
@@ -30,7 +31,7 @@ CHUNK_SIZE = 2000
 
 @dataclass(frozen=True)
 class ChainReport:
-    """What :func:`verify_chain` found for one table."""
+    """What :func:`verify_chain` found for one chain."""
 
     ok: bool
     """True when every event is present, unaltered and linked to the one before it."""
@@ -42,23 +43,21 @@ class ChainReport:
     """In plain words: "chain intact", or what is wrong with ``first_bad_sequence``."""
 
 
-def record_event(*, table: Table, actor: User | None, action: str, data: dict[str, Any]) -> Event:
-    """Append one event to the table's chain and return it.
+def record_event(*, chain_id: int, actor: User | None, action: str, data: dict[str, Any]) -> Event:
+    """Append one event to the chain and return it.
 
-    Call it inside ``transaction.atomic()`` after locking the table row with
-    ``Table.objects.select_for_update()``, in the same transaction as the change it records.
-    ``data`` must be plain JSON: dicts with string keys, lists, strings, integers, booleans and
-    None. Money is a string (``str(amount)``); floats are refused because PostgreSQL's jsonb
-    may give them back in another form (``1e16`` comes back as an integer), which would make an
-    untouched event look altered.
+    Call it inside ``transaction.atomic()`` holding the row lock of the chain's owner (a table's
+    actions hold ``Table.objects.select_for_update()``), in the same transaction as the change it
+    records. ``data`` must be plain JSON: dicts with string keys, lists, strings, integers,
+    booleans and None. Money is a string (``str(amount)``); floats are refused because
+    PostgreSQL's jsonb may give them back in another form (``1e16`` comes back as an integer),
+    which would make an untouched event look altered.
     """
     if not connection.in_atomic_block:
         raise transaction.TransactionManagementError(
-            "record_event must run inside transaction.atomic(), with the table row locked by "
-            "Table.objects.select_for_update(): that lock is what orders a table's events."
+            "record_event must run inside transaction.atomic(), holding the row lock of the "
+            "chain's owner (e.g. Table.objects.select_for_update()): that lock orders its events."
         )
-    if table.pk is None:
-        raise ValueError("record_event needs a saved table")
     if actor is not None and actor.pk is None:
         raise ValueError("record_event needs a saved actor (or None for the system)")
     try:
@@ -67,19 +66,19 @@ def record_event(*, table: Table, actor: User | None, action: str, data: dict[st
         raise ValueError(
             f"action {action!r} is not a slug: use letters, digits, _ and -, e.g. 'card_dealt'"
         ) from exc
-    if len(action) > ACTION_MAX_LENGTH:
-        raise ValueError(f"action {action!r} is longer than {ACTION_MAX_LENGTH} characters")
+    if len(action) > KIND_MAX_LENGTH:
+        raise ValueError(f"action {action!r} is longer than {KIND_MAX_LENGTH} characters")
     if not isinstance(data, dict):
         raise TypeError(f"data must be a dict, not {type(data).__name__}")
     _check_plain_json(data, "data")
 
-    # The caller's row lock on the table (select_for_update) is what serialises appends per
-    # table: a second transaction appending to the same table waits at its select_for_update
-    # until the first commits, and only then reads the last event (the one the first wrote).
-    # Without the lock, both would pick the same sequence and the unique (table, sequence)
-    # constraint would refuse the second: an error, never a forked chain.
+    # The caller's row lock on the chain's owner is what serialises appends per chain: a second
+    # transaction appending to the same chain waits at its select_for_update until the first
+    # commits, and only then reads the last event (the one the first wrote). Without the lock,
+    # both would pick the same sequence and the unique (chain, sequence) constraint would refuse
+    # the second: an error, never a forked chain.
     last = (
-        Event.objects.filter(table_id=table.pk)
+        Event.objects.filter(chain_id=chain_id)
         .order_by("-sequence")
         .values_list("sequence", "hash")
         .first()
@@ -88,7 +87,7 @@ def record_event(*, table: Table, actor: User | None, action: str, data: dict[st
     created_at = timezone.now()
     actor_id = actor.pk if actor is not None else None
     return Event.objects.create(
-        table_id=table.pk,
+        chain_id=chain_id,
         sequence=sequence,
         actor_id=actor_id,
         action=action,
@@ -96,7 +95,7 @@ def record_event(*, table: Table, actor: User | None, action: str, data: dict[st
         created_at=created_at,
         prev_hash=prev_hash,
         hash=event_hash(
-            table_id=table.pk,
+            chain_id=chain_id,
             sequence=sequence,
             actor_id=actor_id,
             action=action,
@@ -107,9 +106,27 @@ def record_event(*, table: Table, actor: User | None, action: str, data: dict[st
     )
 
 
+def record_casino_event(
+    casino: Casino, *, actor: User | None, action: str, data: dict[str, Any]
+) -> Event:
+    """Append an event to the casino's own chain (no pit, no table), locking the casino row."""
+    with transaction.atomic():
+        locked = Casino.objects.select_for_update().get(pk=casino.pk)
+        chain = Chain.objects.of_casino(locked)
+        return record_event(chain_id=chain.pk, actor=actor, action=action, data=data)
+
+
+def record_pit_event(pit: Pit, *, actor: User | None, action: str, data: dict[str, Any]) -> Event:
+    """Append an event to the pit's own chain (at no one table), locking the pit row."""
+    with transaction.atomic():
+        locked = Pit.objects.select_for_update().get(pk=pit.pk)
+        chain = Chain.objects.of_pit(locked)
+        return record_event(chain_id=chain.pk, actor=actor, action=action, data=data)
+
+
 def event_hash(
     *,
-    table_id: int,
+    chain_id: int,
     sequence: int,
     actor_id: int | None,
     action: str,
@@ -120,7 +137,7 @@ def event_hash(
     """SHA-256 (hex) of an event's canonical JSON: sorted keys, no spaces, UTF-8."""
     canonical = json.dumps(
         {
-            "table": table_id,
+            "chain": chain_id,
             "sequence": sequence,
             "actor": actor_id,
             "action": action,
@@ -135,21 +152,23 @@ def event_hash(
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def verify_chain(table: Table) -> ChainReport:
-    """Recompute the table's chain from event 1 and report the first event that does not fit.
+def verify_chain(chain: Chain | int) -> ChainReport:
+    """Recompute the chain from event 1 and report the first event that does not fit.
 
     Finds events whose contents were altered, events missing from the middle of the chain, and
-    events that do not link to the one before them. It cannot see events removed from the end:
-    the triggers of migration 0002 are what prevents that.
+    events that do not link to the one before them. Alone it cannot see events removed from the
+    end, nor a chain rewritten whole with this module's own hash: the triggers of migration 0002
+    and the signed checkpoints (``casino.checkpoints``) are what catch those.
     """
     checked = 0
     prev_hash = GENESIS_HASH
-    for event in _events_in_order(table):
+    chain_id = chain if isinstance(chain, int) else chain.pk
+    for event in _events_in_order(chain_id):
         expected = checked + 1
         if event.sequence != expected:
             return _broken(checked, expected, f"event {expected} is missing")
         recomputed = event_hash(
-            table_id=event.table_id,
+            chain_id=event.chain_id,
             sequence=event.sequence,
             actor_id=event.actor_id,
             action=event.action,
@@ -174,9 +193,9 @@ def verify_chain(table: Table) -> ChainReport:
     return ChainReport(ok=True, checked=checked, first_bad_sequence=None, reason="chain intact")
 
 
-def _events_in_order(table: Table) -> Iterator[Event]:
+def _events_in_order(chain_id: int) -> Iterator[Event]:
     return (
-        Event.objects.filter(table_id=table.pk).order_by("sequence").iterator(chunk_size=CHUNK_SIZE)
+        Event.objects.filter(chain_id=chain_id).order_by("sequence").iterator(chunk_size=CHUNK_SIZE)
     )
 
 

@@ -1,4 +1,4 @@
-"""Create one auth Group per staff role (names frozen here as pit.roles.ROLES had them)."""
+"""Create one auth Group per staff role (names frozen here as casino.roles.ROLES had them)."""
 
 from django.db import migrations
 
@@ -14,7 +14,7 @@ def create_role_groups(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("auth", "0012_alter_user_first_name_max_length"),
-        ("pit", "0001_initial"),
+        ("casino", "0002_record_append_only"),
     ]
 
     operations = [migrations.RunPython(create_role_groups, migrations.RunPython.noop)]

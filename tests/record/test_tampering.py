@@ -8,10 +8,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from surveillance.models import Event
-from surveillance.record import event_hash, verify_chain
+from casino.models import Event
+from casino.record import event_hash, verify_chain
 from tablegame.models import Table
-from tests.surveillance.chains import record, triggers_bypassed
+from tests.record.chains import record, triggers_bypassed
 
 
 @pytest.fixture
@@ -29,11 +29,11 @@ def tamper(sql: str, *params: object) -> None:
 
 def test_an_edited_event_is_reported_as_altered(ten_cards: Table) -> None:
     tamper(
-        """UPDATE surveillance_event SET data = '{"card": "9H", "n": 6}'
-           WHERE table_id = %s AND sequence = 7""",
+        """UPDATE casino_event SET data = '{"card": "9H", "n": 6}'
+           WHERE chain_id = %s AND sequence = 7""",
         ten_cards.pk,
     )
-    report = verify_chain(ten_cards)
+    report = verify_chain(ten_cards.chain_id)
     assert not report.ok
     assert report.first_bad_sequence == 7
     assert report.checked == 6
@@ -43,9 +43,9 @@ def test_an_edited_event_is_reported_as_altered(ten_cards: Table) -> None:
 def test_an_edited_event_with_its_hash_recomputed_breaks_the_link_from_the_next(
     ten_cards: Table,
 ) -> None:
-    seventh = Event.objects.get(table=ten_cards, sequence=7)
+    seventh = Event.objects.get(chain__table=ten_cards, sequence=7)
     forged = event_hash(
-        table_id=seventh.table_id,
+        chain_id=seventh.chain_id,
         sequence=7,
         actor_id=seventh.actor_id,
         action=seventh.action,
@@ -54,12 +54,12 @@ def test_an_edited_event_with_its_hash_recomputed_breaks_the_link_from_the_next(
         prev_hash=seventh.prev_hash,
     )
     tamper(
-        """UPDATE surveillance_event SET data = '{"card": "9H", "n": 6}', hash = %s
+        """UPDATE casino_event SET data = '{"card": "9H", "n": 6}', hash = %s
            WHERE id = %s""",
         forged,
         seventh.pk,
     )
-    report = verify_chain(ten_cards)
+    report = verify_chain(ten_cards.chain_id)
     assert report.first_bad_sequence == 8
     assert report.checked == 7
     assert report.reason == "event 8 does not follow event 7"
@@ -67,10 +67,10 @@ def test_an_edited_event_with_its_hash_recomputed_breaks_the_link_from_the_next(
 
 def test_an_event_that_does_not_link_to_the_one_before_is_reported(ten_cards: Table) -> None:
     """Event 8 rewritten with a consistent hash of its own, but over a wrong previous hash."""
-    eighth = Event.objects.get(table=ten_cards, sequence=8)
+    eighth = Event.objects.get(chain__table=ten_cards, sequence=8)
     forged_prev = "b" * 64
     forged = event_hash(
-        table_id=eighth.table_id,
+        chain_id=eighth.chain_id,
         sequence=8,
         actor_id=eighth.actor_id,
         action=eighth.action,
@@ -79,19 +79,19 @@ def test_an_event_that_does_not_link_to_the_one_before_is_reported(ten_cards: Ta
         prev_hash=forged_prev,
     )
     tamper(
-        "UPDATE surveillance_event SET prev_hash = %s, hash = %s WHERE id = %s",
+        "UPDATE casino_event SET prev_hash = %s, hash = %s WHERE id = %s",
         forged_prev,
         forged,
         eighth.pk,
     )
-    report = verify_chain(ten_cards)
+    report = verify_chain(ten_cards.chain_id)
     assert report.first_bad_sequence == 8
     assert report.reason == "event 8 does not follow event 7"
 
 
 def test_a_deleted_middle_event_is_reported_as_missing(ten_cards: Table) -> None:
-    tamper("DELETE FROM surveillance_event WHERE table_id = %s AND sequence = 5", ten_cards.pk)
-    report = verify_chain(ten_cards)
+    tamper("DELETE FROM casino_event WHERE chain_id = %s AND sequence = 5", ten_cards.chain_id)
+    report = verify_chain(ten_cards.chain_id)
     assert not report.ok
     assert report.first_bad_sequence == 5
     assert report.checked == 4
@@ -99,8 +99,8 @@ def test_a_deleted_middle_event_is_reported_as_missing(ten_cards: Table) -> None
 
 
 def test_a_deleted_first_event_is_reported_as_missing(ten_cards: Table) -> None:
-    tamper("DELETE FROM surveillance_event WHERE table_id = %s AND sequence = 1", ten_cards.pk)
-    assert verify_chain(ten_cards).reason == "event 1 is missing"
+    tamper("DELETE FROM casino_event WHERE chain_id = %s AND sequence = 1", ten_cards.chain_id)
+    assert verify_chain(ten_cards.chain_id).reason == "event 1 is missing"
 
 
 def test_verify_record_says_each_chain_is_intact(ten_cards: Table) -> None:
@@ -113,7 +113,7 @@ def test_verify_record_says_each_chain_is_intact(ten_cards: Table) -> None:
 
 
 def test_verify_record_exits_non_zero_naming_the_broken_table(ten_cards: Table) -> None:
-    tamper("DELETE FROM surveillance_event WHERE table_id = %s AND sequence = 5", ten_cards.pk)
+    tamper("DELETE FROM casino_event WHERE chain_id = %s AND sequence = 5", ten_cards.chain_id)
     out = StringIO()
     with pytest.raises(CommandError, match="MB-1") as failed:
         call_command("verify_record", stdout=out)
@@ -125,7 +125,7 @@ def test_verify_record_exits_non_zero_naming_the_broken_table(ten_cards: Table) 
 
 
 def test_verify_record_checks_only_the_table_asked_for(ten_cards: Table) -> None:
-    tamper("DELETE FROM surveillance_event WHERE table_id = %s AND sequence = 5", ten_cards.pk)
+    tamper("DELETE FROM casino_event WHERE chain_id = %s AND sequence = 5", ten_cards.chain_id)
     out = StringIO()
     call_command("verify_record", "--table", "MB-2", stdout=out)
     assert out.getvalue() == "MB-2: 1 event, chain intact\n"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from surveillance.models import Event
-from surveillance.record import verify_chain
+from casino.models import Event
+from casino.record import verify_chain
 from tablegame.models import Table
-from tests.surveillance.chains import record
+from tests.record.chains import record
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ def assert_unchanged(event: Event) -> None:
         event.data,
         event.hash,
     )
-    assert verify_chain(event.table).ok
+    assert verify_chain(event.chain_id).ok
 
 
 def test_the_database_refuses_to_save_a_changed_event(event: Event) -> None:
@@ -58,7 +58,7 @@ def test_the_database_refuses_a_raw_sql_update_of_an_event(event: Event) -> None
         connection.cursor() as cursor,
     ):
         cursor.execute(
-            """UPDATE surveillance_event SET data = '{"card": "9H"}' WHERE id = %s""", [event.pk]
+            """UPDATE casino_event SET data = '{"card": "9H"}' WHERE id = %s""", [event.pk]
         )
     assert_unchanged(event)
 
@@ -69,7 +69,7 @@ def test_the_database_refuses_a_raw_sql_delete_of_an_event(event: Event) -> None
         transaction.atomic(),
         connection.cursor() as cursor,
     ):
-        cursor.execute("DELETE FROM surveillance_event WHERE id = %s", [event.pk])
+        cursor.execute("DELETE FROM casino_event WHERE id = %s", [event.pk])
     assert_unchanged(event)
 
 
@@ -82,7 +82,7 @@ def test_the_database_refuses_to_truncate_the_events(event: Event) -> None:
         transaction.atomic(),
         connection.cursor() as cursor,
     ):
-        cursor.execute("TRUNCATE surveillance_event")
+        cursor.execute("TRUNCATE casino_event")
     assert_unchanged(event)
     assert Event.objects.count() == 2
 
@@ -90,5 +90,5 @@ def test_the_database_refuses_to_truncate_the_events(event: Event) -> None:
 def test_the_database_lets_an_empty_event_table_be_truncated(table: Table) -> None:
     """Nothing is lost, and Django's flush after each transactional test truncates every table."""
     with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE surveillance_event")
+        cursor.execute("TRUNCATE casino_event")
     assert not Event.objects.exists()

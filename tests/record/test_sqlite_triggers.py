@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 SCRIPT = """
 from django.db import DatabaseError, connection, transaction
-from pit.models import Casino, Pit
-from surveillance.models import Event
-from surveillance.record import record_event, verify_chain
+from casino.models import Casino, Pit
+from casino.models import Event
+from casino.record import record_event, verify_chain
 from tablegame.models import Table
 
 pit = Pit.objects.create(casino=Casino.objects.create(name="C"), name="P")
@@ -21,12 +21,12 @@ table = Table.objects.create(pit=pit, name="MB-1", profile="ma-mini", seat_count
 for card in ("AS", "KD"):
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
-        record_event(table=locked, actor=None, action="card_dealt", data={"card": card})
+        record_event(chain_id=locked.chain_id, actor=None, action="card_dealt", data={"card": card})
 attempts = {
     "orm update": lambda: Event.objects.update(action="card_burned"),
     "orm delete": lambda: Event.objects.first().delete(),
-    "sql update": lambda: connection.cursor().execute("UPDATE surveillance_event SET data = '{}'"),
-    "sql delete": lambda: connection.cursor().execute("DELETE FROM surveillance_event"),
+    "sql update": lambda: connection.cursor().execute("UPDATE casino_event SET data = '{}'"),
+    "sql delete": lambda: connection.cursor().execute("DELETE FROM casino_event"),
 }
 for name, attempt in attempts.items():
     try:
@@ -36,7 +36,7 @@ for name, attempt in attempts.items():
         print(name, "refused:", exc)
     else:
         print(name, "ALLOWED")
-print(Event.objects.count(), verify_chain(table).reason)
+print(Event.objects.count(), verify_chain(table.chain_id).reason)
 """
 
 
@@ -60,9 +60,9 @@ def test_sqlite_refuses_update_and_delete_of_an_event(tmp_path: Path) -> None:
     done = run("shell", "--no-imports", "-c", SCRIPT, database=database)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "orm update refused: surveillance_event is append-only: UPDATE refused",
-        "orm delete refused: surveillance_event is append-only: DELETE refused",
-        "sql update refused: surveillance_event is append-only: UPDATE refused",
-        "sql delete refused: surveillance_event is append-only: DELETE refused",
+        "orm update refused: casino_event is append-only: UPDATE refused",
+        "orm delete refused: casino_event is append-only: DELETE refused",
+        "sql update refused: casino_event is append-only: UPDATE refused",
+        "sql delete refused: casino_event is append-only: DELETE refused",
         "2 chain intact",
     ]

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class CasinoConfig(AppConfig):
+    """The house: casinos, pits, staff and roles, the access policy, the gaming day, the record."""
+
+    name = "casino"
+    default_auto_field = "django.db.models.BigAutoField"

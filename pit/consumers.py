@@ -1,0 +1,34 @@
+"""``ws/pits/<id>/``: live notices of every table of one pit (protocol in tablegame.consumers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from casino.models import Pit
+from tablegame.broadcast import pit_group
+from tablegame.consumers import PIT_WATCHERS, Watch, sequences
+
+
+@database_sync_to_async
+def _pit_exists(pit_id: int) -> bool:
+    return Pit.objects.filter(pk=pit_id).exists()
+
+
+class PitConsumer(Watch):
+    """Every table of one pit, for the floor, the pit and the back office."""
+
+    watchers = PIT_WATCHERS
+
+    @property
+    def pit_id(self) -> int:
+        return int(self.scope["url_route"]["kwargs"]["pit_id"])
+
+    async def groups_to_join(self) -> list[str]:
+        return [pit_group(self.pit_id)]
+
+    async def hello(self) -> dict[str, Any] | None:
+        if not await _pit_exists(self.pit_id):
+            return None
+        return {"pit": self.pit_id, "tables": await sequences(self.pit_id)}

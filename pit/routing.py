@@ -1,0 +1,11 @@
+"""The pit's WebSocket route (mounted by ``config/asgi.py``)."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from pit.consumers import PitConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/pits/<int:pit_id>/", PitConsumer.as_asgi()),
+]
