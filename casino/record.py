@@ -23,6 +23,7 @@ from django.core.validators import validate_slug
 from django.db import connection, transaction
 from django.utils import timezone
 
+from casino.events import Payload
 from casino.models import GENESIS_HASH, KIND_MAX_LENGTH, Casino, Chain, Event, Pit
 
 # Events are read back in chunks of this size, so a long chain is never in memory at once.
@@ -106,22 +107,28 @@ def record_event(*, chain_id: int, actor: User | None, action: str, data: dict[s
     )
 
 
-def record_casino_event(
-    casino: Casino, *, actor: User | None, action: str, data: dict[str, Any]
-) -> Event:
+def record_payload(*, chain_id: int, actor: User | None, payload: Payload) -> Event:
+    """Append a typed event (its kind and payload, ``casino.events``) to the chain; as
+    :func:`record_event`, holding the row lock of the chain's owner."""
+    return record_event(
+        chain_id=chain_id, actor=actor, action=payload.kind.value, data=payload.as_data()
+    )
+
+
+def record_casino_event(casino: Casino, *, actor: User | None, payload: Payload) -> Event:
     """Append an event to the casino's own chain (no pit, no table), locking the casino row."""
     with transaction.atomic():
         locked = Casino.objects.select_for_update().get(pk=casino.pk)
         chain = Chain.objects.of_casino(locked)
-        return record_event(chain_id=chain.pk, actor=actor, action=action, data=data)
+        return record_payload(chain_id=chain.pk, actor=actor, payload=payload)
 
 
-def record_pit_event(pit: Pit, *, actor: User | None, action: str, data: dict[str, Any]) -> Event:
+def record_pit_event(pit: Pit, *, actor: User | None, payload: Payload) -> Event:
     """Append an event to the pit's own chain (at no one table), locking the pit row."""
     with transaction.atomic():
         locked = Pit.objects.select_for_update().get(pk=pit.pk)
         chain = Chain.objects.of_pit(locked)
-        return record_event(chain_id=chain.pk, actor=actor, action=action, data=data)
+        return record_payload(chain_id=chain.pk, actor=actor, payload=payload)
 
 
 def event_hash(

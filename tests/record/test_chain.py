@@ -60,6 +60,7 @@ def test_chains_of_two_tables_are_independent(table: Table, other_table: Table) 
     record(table)
     record(other_table)
     record(other_table)
+
     def numbers(of: Table) -> list[int]:
         return list(of.chain.events.order_by("sequence").values_list("sequence", flat=True))
 
