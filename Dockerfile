@@ -11,7 +11,7 @@ RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 RUN python manage.py collectstatic --noinput \
     && useradd --create-home app \
-    && mkdir -p var && chown app var
+    && mkdir -p var/checkpoints var/record-key && chown -R app var
 USER app
 
 EXPOSE 8000

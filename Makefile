@@ -35,7 +35,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy baccarat
+	$(BIN)/mypy baccarat casino tablegame pit surveillance config
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -14,14 +14,48 @@ from baccarat.drawing import Coup, Expect, banker_draws
 from baccarat.profiles import DisclosedCard, DisclosedUnauthorizedThird, RulesSubmission
 
 
+class IrregularityKind(enum.Enum):
+    """What went wrong with a card, as the dealer reports it."""
+
+    CARD_DRAWN_IN_ERROR = "card_drawn_in_error"  # 000 §13(a), (d); 002 (k)(2)-(3)
+    UNAUTHORIZED_PLAYER_THIRD = "unauthorized_player_third"  # 000 §13(b)-(c); 002 (k)(1)
+    CARD_FACE_UP = "card_face_up"  # found face up in the shoe: 000 §13(d); 002 (k)(3)
+
+    @property
+    def label(self) -> str:
+        """The irregularity in words, to be read within a sentence."""
+        return _KIND_LABELS[self]
+
+
+_KIND_LABELS = {
+    IrregularityKind.CARD_DRAWN_IN_ERROR: "card drawn in error",
+    IrregularityKind.UNAUTHORIZED_PLAYER_THIRD: "unauthorized Player third card",
+    IrregularityKind.CARD_FACE_UP: "card found face up",
+}
+
+
 class Disposition(enum.Enum):
     """Where a card dealt in error ends up."""
 
-    BANKER_THIRD = "banker_third"  # it becomes the Banker's third card
-    NEXT_HAND_FIRST = "next_hand_first"  # the first card of the next hand
-    BURN_WITH_ONE_MORE = "burn_with_one_more"  # discarded with one more card, face down
-    BURN_BY_VALUE = "burn_by_value"  # discarded with as many cards as its value, face up
-    SIMULATED_ROUND = "simulated_round"  # first card of a round dealt without wagers
+    BANKER_THIRD = "banker_third"
+    NEXT_HAND_FIRST = "next_hand_first"
+    BURN_WITH_ONE_MORE = "burn_with_one_more"
+    BURN_BY_VALUE = "burn_by_value"
+    SIMULATED_ROUND = "simulated_round"
+
+    @property
+    def label(self) -> str:
+        """Where the card went, as a clause: "it becomes the Banker's third card"."""
+        return _DISPOSITION_LABELS[self]
+
+
+_DISPOSITION_LABELS = {
+    Disposition.BANKER_THIRD: "it becomes the Banker's third card",
+    Disposition.NEXT_HAND_FIRST: "it is held as the first card of the next hand",
+    Disposition.BURN_WITH_ONE_MORE: "burned with one more card, face down",
+    Disposition.BURN_BY_VALUE: "burned with as many cards as its value, face up",
+    Disposition.SIMULATED_ROUND: "it starts a simulated round without wagers",
+}
 
 
 @dataclass(frozen=True, slots=True)

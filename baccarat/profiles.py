@@ -227,6 +227,11 @@ class RulesSubmission:
         """Whether the table takes this wager."""
         return wager in self.wagers
 
+    @property
+    def offered_wagers(self) -> tuple[WagerType, ...]:
+        """The wagers the table offers, in the order of the layout (the order of ``WagerType``)."""
+        return tuple(t for t in WagerType if t in self.wagers)
+
     def validate(self) -> RulesSubmission:
         """Refuse a combination of options the texts do not allow; returns self."""
         problems = list(_problems(self))

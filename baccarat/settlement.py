@@ -59,6 +59,22 @@ class Action(enum.Enum):
     MARK_VIGORISH = "mark_vigorish"
     RETURN = "return"
 
+    @property
+    def label(self) -> str:
+        """What the dealer does, as the tablet and the round review say it."""
+        return _ACTION_LABELS[self]
+
+
+_ACTION_LABELS = {
+    Action.COLLECT_FEE: "Collect the collection fee",
+    Action.COLLECT: "Collect",
+    Action.PAY: "Pay",
+    Action.RIDE: "Let ride",
+    Action.COLLECT_VIGORISH: "Collect commission",
+    Action.MARK_VIGORISH: "Mark commission",
+    Action.RETURN: "Return",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Step:

@@ -4,7 +4,8 @@ import enum
 
 
 class WagerType(enum.Enum):
-    """A kind of wager. The order of the members is the order a seat's wagers are settled in."""
+    """A kind of wager. The order of the members is the order of the layout (the three main
+    wagers, then the side wagers) and the order a seat's wagers are settled in."""
 
     PLAYER = "player"
     BANKER = "banker"
@@ -20,7 +21,7 @@ class WagerType(enum.Enum):
 
     @property
     def label(self) -> str:
-        """The name a dealer reads on the layout."""
+        """The name a dealer reads on the layout: the one label every screen shows."""
         return _LABELS[self]
 
     @property

@@ -6,3 +6,7 @@ class CasinoConfig(AppConfig):
 
     name = "casino"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Counts failed sign-ins (the user_login_failed receiver) to lock usernames out.
+        from casino import signin  # noqa: F401

@@ -60,12 +60,16 @@ class Casino(models.Model):
         return day - datetime.timedelta(days=1) if local.time() < self.gaming_day_start else day
 
     def gaming_day_bounds(self, day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
-        """The first instant of gaming day ``day`` and the first of the next, both aware."""
+        """The first instant of gaming day ``day`` and the first of the next, in UTC.
+
+        In UTC, so that ``end - start`` is the real length (23 or 25 hours when the clocks change):
+        Python subtracts two times of the same zone by their wall clocks.
+        """
         start = datetime.datetime.combine(day, self.gaming_day_start, tzinfo=self.zone)
         end = datetime.datetime.combine(
             day + datetime.timedelta(days=1), self.gaming_day_start, tzinfo=self.zone
         )
-        return start, end
+        return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
 
 
 class Pit(models.Model):
@@ -203,3 +207,27 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.chain_id} #{self.sequence} {self.action}"
+
+
+class SignInFailure(models.Model):
+    """A failed sign-in, kept for the lock-out window (``casino.signin``); not part of the
+    record, which holds the lock-out itself."""
+
+    username = models.CharField(max_length=150)
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = (models.Index(fields=("username", "at"), name="signin_failure_user_at_idx"),)
+
+    def __str__(self) -> str:
+        return f"{self.username} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SignInLock(models.Model):
+    """A username refused sign-in until ``until``, after too many failures (``casino.signin``)."""
+
+    username = models.CharField(max_length=150, unique=True)
+    until = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.username} until {self.until:%Y-%m-%d %H:%M:%S}"

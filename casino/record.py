@@ -131,6 +131,12 @@ def record_pit_event(pit: Pit, *, actor: User | None, payload: Payload) -> Event
         return record_payload(chain_id=chain.pk, actor=actor, payload=payload)
 
 
+def deployment_casino() -> Casino | None:
+    """The casino this deployment runs: the first by pk. Its own chain records what belongs to
+    no pit or table (a user locked out, a user changed in the admin); None before any exists."""
+    return Casino.objects.order_by("pk").first()
+
+
 def event_hash(
     *,
     chain_id: int,

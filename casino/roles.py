@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from django.contrib.auth.models import AnonymousUser, User
+
+#: Who does an action: a member of staff who has logged in (the API and the screens let nobody
+#: else through), recorded on the event and on every row the action writes.
+Actor: TypeAlias = User
 
 DEALER = "dealer"
 FLOORPERSON = "floorperson"

@@ -1,7 +1,10 @@
 """Django settings, read from the environment (see README "Settings").
 
 The defaults are the embedded run: DEBUG on, SQLite in ``var/``, in-memory channel layer and
-eager Celery. Production sets DEBUG=false, SECRET_KEY, DATABASE_URL, REDIS_URL and ALLOWED_HOSTS.
+eager Celery. Production sets DEBUG=false, SECRET_KEY, DATABASE_URL, REDIS_URL, ALLOWED_HOSTS and
+RECORD_SIGNING_KEY_FILE (on the worker). DATABASE_URL names the application's role, which may only
+read and append to the record; ``migrate`` (and then ``grant_app_role``) run with the tables'
+owner's URL instead (README "The record", docker-compose.yml's ``migrate`` service).
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "casino.access.may",
             ],
         },
     },
@@ -98,12 +102,37 @@ CELERY_TASK_ALWAYS_EAGER = _celery["task_always_eager"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 
+# The record's signed checkpoints (casino/checkpoints.py): each chain's head, written outside the
+# database every RECORD_CHECKPOINT_SECONDS by Celery beat, signed with a key the database never
+# holds. In DEBUG the key is made under var/ on first use; otherwise RECORD_SIGNING_KEY_FILE must
+# name one. A verifier without the private key reads the public one from RECORD_VERIFY_KEY_FILE.
+RECORD_CHECKPOINT_DIR = os.environ.get("RECORD_CHECKPOINT_DIR") or str(
+    BASE_DIR / "var" / "checkpoints"
+)
+RECORD_SIGNING_KEY_FILE = os.environ.get("RECORD_SIGNING_KEY_FILE") or (
+    str(BASE_DIR / "var" / "record-signing-key.pem") if DEBUG else ""
+)
+RECORD_SIGNING_KEY_GENERATE = DEBUG
+RECORD_VERIFY_KEY_FILE = os.environ.get("RECORD_VERIFY_KEY_FILE", "")
+RECORD_CHECKPOINT_SECONDS = int(os.environ.get("RECORD_CHECKPOINT_SECONDS", "300"))
+CELERY_BEAT_SCHEDULE = {
+    "checkpoint-the-record": {
+        "task": "casino.tasks.checkpoint_record",
+        "schedule": float(RECORD_CHECKPOINT_SECONDS),
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Username and password, refused while the username is locked out after
+# SIGN_IN_FAILURES_BEFORE_LOCKOUT failures within SIGN_IN_LOCKOUT_SECONDS (casino/signin.py).
+AUTHENTICATION_BACKENDS = ["casino.signin.LockoutBackend"]
+SIGN_IN_FAILURES_BEFORE_LOCKOUT = 5
+SIGN_IN_LOCKOUT_SECONDS = 15 * 60
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/login/"

@@ -9,6 +9,7 @@ from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from casino.signin import SignInForm
 from pit import views as pit_views
 from tablegame import views_home
 
@@ -16,7 +17,7 @@ urlpatterns = [
     path("", views_home.home, name="home"),
     path("floor/", pit_views.floor, name="floor"),
     path("surveillance/", include("surveillance.urls")),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/", include("tablegame.api.urls")),

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 
 from casino.models import Pit
 from tablegame.broadcast import pit_group
-from tablegame.consumers import PIT_WATCHERS, Watch, sequences
+from tablegame.consumers import Watch, sequences
 
 
 @database_sync_to_async
@@ -19,7 +19,7 @@ def _pit_exists(pit_id: int) -> bool:
 class PitConsumer(Watch):
     """Every table of one pit, for the floor, the pit and the back office."""
 
-    watchers = PIT_WATCHERS
+    access = "socket:pit"
 
     @property
     def pit_id(self) -> int:

@@ -7,5 +7,6 @@ from django.urls import URLPattern, path
 from pit.consumers import PitConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
-    path("ws/pits/<int:pit_id>/", PitConsumer.as_asgi()),
+    # A consumer is an ASGI app, which django-stubs' path() does not take (config/asgi.py).
+    path("ws/pits/<int:pit_id>/", PitConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -49,7 +49,9 @@ if ! postgres_ready; then
     fi
     version=$(ls /etc/postgresql | sort -V | tail -n 1)
     if [ -n "$fresh" ]; then
-        # The tests connect as postgres over TCP without a password, as on the dev machines.
+        # The tests connect as postgres over TCP without a password, as on the dev machines. As
+        # a superuser they may create roles: tests/record/test_database_roles.py makes the
+        # application's role (manage.py grant_app_role) and connects as it, with a password.
         hba=/etc/postgresql/$version/main/pg_hba.conf
         as_root sed -i '1i host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust' "$hba"
     fi

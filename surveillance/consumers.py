@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from tablegame.broadcast import SURVEILLANCE_GROUP
-from tablegame.consumers import SURVEILLANCE_WATCHERS, Watch, sequences
+from tablegame.consumers import Watch, sequences
 
 
 class SurveillanceConsumer(Watch):
     """Every table on the floor, for the surveillance room."""
 
-    watchers = SURVEILLANCE_WATCHERS
+    access = "socket:surveillance"
 
     async def groups_to_join(self) -> list[str]:
         return [SURVEILLANCE_GROUP]

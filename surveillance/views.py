@@ -1,28 +1,24 @@
 """The surveillance pages: the live wall of every table, the round search and the round review.
 
-Surveillance, pit bosses and superusers only; anyone else logged in gets 403.
+Surveillance and the administrator only (``casino.access``: the room is independent of the pit
+it watches); anyone else logged in gets the 403 page saying so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal
-from functools import wraps
 from typing import Any
 
 from django import forms
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from casino import roles
+from casino import access
+from surveillance.review import round_for_review, round_review
 from surveillance.selectors import (
     RoundFilters,
-    round_for_review,
-    round_review,
     round_search,
     search_zone,
     table_sequences,
@@ -30,32 +26,16 @@ from surveillance.selectors import (
 )
 from tablegame.models import Table
 
-WATCHERS = (roles.SURVEILLANCE, roles.PIT_BOSS)
 ROUNDS_PER_PAGE = 25
 
-View = Callable[..., HttpResponse]
 
-
-def surveillance_only(view: View) -> View:
-    """Log in first; then only surveillance, pit bosses and superusers may see the page."""
-
-    @wraps(view)
-    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        user = request.user
-        if not user.is_superuser and roles.role_of(user) not in WATCHERS:
-            raise PermissionDenied("The surveillance pages are for surveillance and pit bosses.")
-        return view(request, *args, **kwargs)
-
-    return login_required(checked)
-
-
-@surveillance_only
+@access.page("page:surveillance:wall")
 def wall(request: HttpRequest) -> HttpResponse:
     """Every table live: a tile each, re-fetched one by one as the tables change."""
     return render(request, "surveillance/wall.html", {"tiles": wall_tiles()})
 
 
-@surveillance_only
+@access.page("page:surveillance:tile")
 def tile(request: HttpRequest, table_id: int) -> HttpResponse:
     """One table's tile, as an HTML fragment for the wall's script."""
     tiles = wall_tiles(table_ids=[table_id])
@@ -64,7 +44,7 @@ def tile(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "surveillance/_tile.html", {"tile": tiles[0]})
 
 
-@surveillance_only
+@access.page("page:surveillance:sequences", json=True)
 def sequences(request: HttpRequest) -> JsonResponse:
     """``{table id: last event number}`` for every table: what the wall polls without live.js."""
     return JsonResponse({"tables": {str(k): v for k, v in table_sequences().items()}})
@@ -106,7 +86,7 @@ class RoundSearchForm(forms.Form):
         return data
 
 
-@surveillance_only
+@access.page("page:surveillance:rounds")
 def rounds(request: HttpRequest) -> HttpResponse:
     """Past rounds by table, time range, shoe, wager size and irregularity; newest first."""
     chosen = request.GET.get("table", "")
@@ -144,7 +124,7 @@ def rounds(request: HttpRequest) -> HttpResponse:
     )
 
 
-@surveillance_only
+@access.page("page:surveillance:round")
 def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
     """A round told event by event from the record, with the hash chain checked."""
     game = round_for_review(round_id)

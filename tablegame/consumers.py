@@ -11,7 +11,7 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
 
 Refusals accept the socket and close it at once with a code the script understands (a close before
 accepting reaches the browser only as a failed handshake): 4401 not logged in, 4403 the role may
-not watch this, 4404 no such table or pit.
+not watch this (``casino.access``; the close reason says why), 4404 no such table or pit.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db.models import Max, Value
 from django.db.models.functions import Coalesce
 
-from casino import roles
+from casino import access
 from casino.models import Event
 from tablegame.broadcast import table_group
 from tablegame.models import Table
@@ -32,24 +32,20 @@ NOT_LOGGED_IN = 4401
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 
-#: Everyone who works a table or reads it: the same people the table API answers.
-TABLE_WATCHERS = (
-    roles.DEALER,
-    roles.FLOORPERSON,
-    roles.PIT_BOSS,
-    roles.PIT_CLERK,
-    roles.SURVEILLANCE,
-    roles.ACCOUNTING,
-)
-#: A dealer works one table; the pit's screens are for those who look after the whole pit.
-PIT_WATCHERS = tuple(role for role in TABLE_WATCHERS if role != roles.DEALER)
-#: The surveillance room hears every table on the floor.
-SURVEILLANCE_WATCHERS = (roles.SURVEILLANCE,)
+#: WebSocket close reasons are at most 123 bytes of UTF-8.
+CLOSE_REASON_BYTES = 123
+
+
+def close_reason(reason: str) -> str:
+    """The refusal as a close reason: whole if it fits, else its first clause."""
+    if len(reason.encode()) > CLOSE_REASON_BYTES:
+        reason = reason.split(": ", 1)[0].rstrip(".") + "."
+    return reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
 
 
 @database_sync_to_async
-def _may_watch(user: Any, allowed: tuple[str, ...]) -> bool:
-    return bool(user.is_superuser) or roles.role_of(user) in allowed
+def _decide(user: Any, what: str) -> access.Decision:
+    return access.decide(user, what)
 
 
 @database_sync_to_async
@@ -74,9 +70,10 @@ def sequences(pit_id: int | None) -> list[dict[str, int]]:
 
 
 class Watch(AsyncJsonWebsocketConsumer):
-    """Authenticate, check the role, join the groups, say hello, then forward notices."""
+    """Authenticate, ask the policy, join the groups, say hello, then forward notices."""
 
-    watchers: ClassVar[tuple[str, ...]]
+    access: ClassVar[str]
+    """What listening is, in ``casino.access.RULES`` (``"socket:table"``)."""
 
     async def connect(self) -> None:
         await self.accept()
@@ -84,8 +81,9 @@ class Watch(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
-        if not await _may_watch(user, self.watchers):
-            await self.close(code=FORBIDDEN)
+        decision = await _decide(user, self.access)
+        if not decision.allowed:
+            await self.close(code=FORBIDDEN, reason=close_reason(decision.reason))
             return
         # Join before reading the sequences: a change committed in between is then either in the
         # hello or arrives as a notice after it (messages wait until connect() has returned).
@@ -122,7 +120,7 @@ class Watch(AsyncJsonWebsocketConsumer):
 class TableConsumer(Watch):
     """``ws/tables/<id>/``: one table's notices, for anyone who works or reads tables."""
 
-    watchers = TABLE_WATCHERS
+    access = "socket:table"
 
     @property
     def table_id(self) -> int:

@@ -7,5 +7,6 @@ from django.urls import URLPattern, path
 from tablegame.consumers import TableConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
-    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    # A consumer is an ASGI app, which django-stubs' path() does not take (config/asgi.py).
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -10,6 +10,9 @@ from baccarat.cards import parse_cards, point_count
 from baccarat.cutcard import ShoeCall, after_round
 from baccarat.drawing import Coup, Expect
 from baccarat.errors import RulesError
+from baccarat.irregularities import IrregularityKind
+from baccarat.settlement import Action
+from baccarat.wagertypes import WagerType
 from casino.models import Event
 from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
 
@@ -36,7 +39,7 @@ def table_state(table: Table) -> dict[str, Any]:
             "profile": rules.name,
             "title": rules.title,
             "source": rules.source,
-            "wagers": sorted(w.value for w in rules.wagers),
+            "wagers": [w.value for w in rules.offered_wagers],
             "commission": rules.commission.value,
             "commission_rate": str(rules.commission_rate),
             "vigorish_collection": rules.vigorish_collection.value,
@@ -54,6 +57,16 @@ def table_state(table: Table) -> dict[str, Any]:
         "round": _round(game) if game else None,
         "deck_change": _deck_change(table),
         "meters": {m.name: str(m.amount) for m in table.meters.all()},
+    }
+
+
+def labels() -> dict[str, dict[str, str]]:
+    """The engine's labels by the words the API uses: what the tablet shows for a wager type,
+    a settlement step's action and an irregularity (one definition, in ``baccarat``)."""
+    return {
+        "wagers": {t.value: t.label for t in WagerType},
+        "steps": {a.value: a.label for a in Action},
+        "irregularities": {k.value: k.label for k in IrregularityKind},
     }
 
 

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from casino import roles
+from casino import access
 from tablegame.models import Table
+from tablegame.selectors import labels
 
-TABLET_ROLES = (roles.DEALER, roles.FLOORPERSON, roles.PIT_BOSS)
 
-
-@login_required
+@access.page("page:dealer")
 def dealer_tablet(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The tablet page; everything on it comes from ``GET /api/tables/<id>/``."""
-    if roles.role_of(request.user) not in TABLET_ROLES and not request.user.is_superuser:
-        raise PermissionDenied("The dealer's tablet is for dealers and floor supervisors.")
+    """The tablet page; everything on it comes from ``GET /api/tables/<id>/``, its words from
+    the engine's labels embedded in the page."""
     table = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
-    return render(request, "dealer.html", {"table": table})
+    commands = access.allowed_commands(request.user)
+    return render(
+        request, "dealer.html", {"table": table, "labels": labels(), "commands": commands}
+    )

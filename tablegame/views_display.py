@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
 
 from baccarat.outcome import Winner
 from baccarat.roads import Result, roads
-from casino import roles
+from casino import access
 from tablegame.models import Round, Shoe, Table
 
 LIVE_SCRIPT = "js/live.js"
@@ -63,16 +61,10 @@ def scoreboard(table: Table) -> dict[str, Any]:
     }
 
 
-def _table(request: HttpRequest, table_id: int) -> Table:
-    if roles.role_of(request.user) is None and not request.user.is_superuser:
-        raise PermissionDenied("The table display is for casino staff.")
-    return get_object_or_404(Table, pk=table_id)
-
-
-@login_required
+@access.page("page:display")
 def table_display(request: HttpRequest, table_id: int) -> HttpResponse:
     """The scoreboard page; it follows the table through ``Live`` or by polling."""
-    table = _table(request, table_id)
+    table = get_object_or_404(Table, pk=table_id)
     board = scoreboard(table)
     return render(
         request,
@@ -87,7 +79,7 @@ def table_display(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@access.page("page:display-roads", json=True)
 def table_display_roads(request: HttpRequest, table_id: int) -> JsonResponse:
     """The scoreboard as JSON: ``baccarat.roads`` for the shoe, with the table and game."""
-    return JsonResponse(scoreboard(_table(request, table_id)))
+    return JsonResponse(scoreboard(get_object_or_404(Table, pk=table_id)))

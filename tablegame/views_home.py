@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from casino import access
 from casino.models import Pit
-from casino.roles import LABELS, role_of
+from casino.roles import LABELS
 
 
-@login_required
+@access.page("page:home")
 def home(request: HttpRequest) -> HttpResponse:
-    """Who you are, your role, and the floor: every pit with its tables and their rules."""
-    role = role_of(request.user)
-    pits = Pit.objects.select_related("casino").prefetch_related("tables__rules_history")
+    """Who you are, your role, and the floor (every pit with its tables and their rules) for those
+    who may read the tables; a person without a role is told to ask for one."""
+    role = access.floor_role(request.user)
+    pits = None
+    if access.decide(request.user, "api:tables"):
+        pits = Pit.objects.select_related("casino").prefetch_related("tables__rules_history")
     return render(
         request,
         "home.html",

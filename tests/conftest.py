@@ -14,6 +14,17 @@ def fast_password_hashing(settings: Settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def own_checkpoints(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test signs and reads the record's checkpoints in a directory of its own, with a key
+    made for it, never those of a demo run under var/."""
+    place = tmp_path_factory.mktemp("record")
+    settings.RECORD_CHECKPOINT_DIR = str(place / "checkpoints")
+    settings.RECORD_SIGNING_KEY_FILE = str(place / "signing-key.pem")
+    settings.RECORD_SIGNING_KEY_GENERATE = True
+    settings.RECORD_VERIFY_KEY_FILE = ""
+
+
 @pytest.fixture
 def seeded(db: None) -> str:
     """The demo floor and users; returns what seed_demo printed."""

@@ -1,7 +1,9 @@
 /* The dealer's tablet. Everything shown comes from GET /api/tables/<id>/; every button POSTs one
-   command with an Idempotency-Key (one key per tap, reused if the same tap is retried), then
-   redraws from the answer. Refusals are shown as the server words them. Live notices (live.js)
-   and a gap in sequence numbers trigger a reload, so the screen never stays stale. */
+   command through http.js with an Idempotency-Key (one key per tap, reused if the same tap is
+   retried), then redraws from the answer. Refusals are shown as the server words them. The names
+   of wagers, settlement steps and irregularities are the engine's, embedded in the page (#labels).
+   Live notices (live.js) and a gap in sequence numbers trigger a reload, so the screen never
+   stays stale. */
 "use strict";
 
 (function () {
@@ -10,16 +12,12 @@
   const api = `/api/tables/${tableId}/`;
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
-  const WAGER_LABELS = {
-    player: "Player", banker: "Banker", tie: "Tie",
-    dragon_bonus_player: "Dragon Bonus P", dragon_bonus_banker: "Dragon Bonus B",
-    dragon7: "Dragon 7", panda8: "Panda 8", house_money: "House Money",
-    player_pair: "Player Pair", banker_pair: "Banker Pair", royal9: "Royal 9",
-  };
-  const ACTION_LABELS = {
-    collect: "Collect", pay: "Pay", ride: "Ride on", collect_vigorish: "Collect commission",
-    mark_vigorish: "Mark commission", "return": "Return", collect_fee: "Collection fee",
-  };
+  const LABELS = JSON.parse(document.getElementById("labels").textContent);
+  const wagerName = (type) => LABELS.wagers[type] || type;
+  const stepName = (action) => LABELS.steps[action] || action;
+  // The commands this person may give (the access policy); a supervisor's step is waited for.
+  const MAY = new Set(JSON.parse(document.getElementById("commands").textContent));
+  const waitFor = (who, where) => `Waiting for ${who}: ${where}.`;
   let state = null;
   let busy = false;
   let pad = { rank: null, suit: null };
@@ -38,44 +36,29 @@
     return node;
   };
   const money = (s) => `$${s}`;
-  const cookie = (name) => (document.cookie.split("; ").find((c) => c.startsWith(name + "=")) || "")
-    .split("=")[1];
-  const newKey = () => (crypto.randomUUID ? crypto.randomUUID()
-    : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
+  const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
   async function load() {
-    const response = await fetch(api, { headers: { Accept: "application/json" } });
-    if (!response.ok) return showError(`Could not load the table (${response.status}).`);
-    draw(await response.json());
+    const answer = await Http.getJSON(api);
+    if (!answer.ok) return showError(`Could not load the table: ${answer.error}`);
+    draw(answer.data);
   }
 
-  async function send(route, body = {}, key = newKey()) {
+  async function send(route, body = {}, key = Http.newKey()) {
     if (busy) return;
     busy = true;
     document.body.classList.add("busy");
     try {
-      const response = await fetch(api + route, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-CSRFToken": cookie("csrftoken") || "",
-          "Idempotency-Key": key,
-        },
-        body: JSON.stringify(body),
-      });
-      const answer = await response.json().catch(() => ({}));
-      if (!response.ok) {
-        showError(answer.error || `The command was refused (${response.status}).`);
-        await load();
+      const answer = await Http.post(api + route, body, { key });
+      if (!answer.ok) {
+        showError(answer.error);
+        if (answer.status && !answer.loggedOut) await load();
         return false;
       }
       showError(null);
       pad = { rank: null, suit: null };
-      draw(answer);
+      draw(answer.data);
       return true;
-    } catch (e) {
-      showError("No answer from the server: check the connection, then tap again.");
-      return false;
     } finally {
       busy = false;
       document.body.classList.remove("busy");
@@ -159,6 +142,9 @@
     };
     if (steps[shoe.state]) {
       const [title, route, label] = steps[shoe.state];
+      if (shoe.state === "inspected" && !MAY.has("verify_inspection")) {
+        return setNext(title, waitFor("a floorperson", "they verify it from the pit console"), []);
+      }
       return setNext(title, "", [button(label, route, () => ({}))]);
     }
     if (shoe.state === "washed") return drawShuffle(shoe);
@@ -190,6 +176,10 @@
 
   function drawCut(shoe) {
     if (shoe.needs_shuffle_verification) {
+      if (!MAY.has("verify_shuffle")) {
+        return setNext("A floorperson verifies the feathered shuffle",
+          waitFor("a floorperson", "they verify it from the pit console"), []);
+      }
       return setNext("A floorperson verifies the feathered shuffle", "",
         [button("Shuffle verified (floorperson)", "shoe/verify-shuffle/", () => ({}))]);
     }
@@ -226,7 +216,7 @@
       const hm = game.wagers.filter((w) => w.type === "house_money");
       const form = hm.map((w) => field(`Seat ${w.seat}: let the payout ride on`,
         el("select", { id: `ride-${w.seat}` }, el("option", { value: "" }, "No, pay it"),
-          el("option", { value: "player" }, "Player wager"), el("option", { value: "banker" }, "Banker wager"))));
+          ...["player", "banker"].map((w) => el("option", { value: w }, `${wagerName(w)} wager`)))));
       return setNext("Settle House Money before any third card", "From the dealer's right, counterclockwise.", [
         button("House Money settled", "round/house-money/", () => ({
           rides: Object.fromEntries(hm.map((w) => [w.seat, $(`ride-${w.seat}`).value || null])),
@@ -246,7 +236,7 @@
     const offered = state.rules.wagers;
     const kind = el("select", { id: "w-type" }, ...offered.map((w) => el("option", {
       value: w, selected: draft.type === w ? "selected" : null,
-    }, WAGER_LABELS[w] || w)));
+    }, wagerName(w))));
     kind.addEventListener("change", () => { draft.type = kind.value; });
     const amount = input("w-amount", { inputmode: "decimal", placeholder: "100", value: draft.amount });
     amount.addEventListener("input", () => { draft.amount = amount.value; });
@@ -268,8 +258,7 @@
       $("pad-choice").textContent = `${pad.rank || "?"}${pad.suit || "?"}`;
       if (pad.rank && pad.suit) {
         const card = pad.rank + pad.suit;
-        const key = newKey();
-        send("round/cards/", { card }, key);
+        send("round/cards/", { card });
       }
       drawPad();
     };
@@ -279,18 +268,18 @@
     $("suits").replaceChildren(...SUITS.map(([s, sym]) => el("button", {
       class: `key suit-${s}${pad.suit === s ? " on" : ""}`, onclick: () => choose("suit", s),
     }, sym)));
-    const irregular = (kind, disclosed, label) => el("button", {
+    const irregular = (kind, disclosed, seen) => el("button", {
       class: "secondary", onclick: () => {
         if (!pad.rank || !pad.suit) return showError("Choose the card's rank and suit first, then the irregularity.");
         send("round/irregularities/", { kind, card: pad.rank + pad.suit, disclosed });
       },
-    }, label);
+    }, capitalized(LABELS.irregularities[kind] || kind) + (seen ? `, ${seen}` : ""));
     $("irregular-actions").replaceChildren(
-      irregular("card_drawn_in_error", false, "Drawn in error, not seen"),
-      irregular("card_drawn_in_error", true, "Drawn in error, seen"),
-      irregular("unauthorized_player_third", false, "Player third not due, not seen"),
-      irregular("unauthorized_player_third", true, "Player third not due, seen"),
-      irregular("card_face_up", true, "Found face up in the shoe"),
+      irregular("card_drawn_in_error", false, "not seen"),
+      irregular("card_drawn_in_error", true, "seen"),
+      irregular("unauthorized_player_third", false, "not seen"),
+      irregular("unauthorized_player_third", true, "seen"),
+      irregular("card_face_up", true, ""),
     );
   }
 
@@ -331,7 +320,7 @@
       },
       el("div", { class: "seat-no" }, String(seat.number)),
       el("div", { class: "seat-who" }, seat.player || "empty"),
-      ...mine.map((w) => el("div", { class: `wager w-${w.type}` }, `${WAGER_LABELS[w.type] || w.type} ${money(w.amount)}`)),
+      ...mine.map((w) => el("div", { class: `wager w-${w.type}` }, `${wagerName(w.type)} ${money(w.amount)}`)),
       ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)),
       !seat.player && state.table.status === "open" ? el("button", {
         class: "small", onclick: (e) => {
@@ -348,8 +337,8 @@
     const steps = game ? game.steps : [];
     $("settlement").hidden = !steps.length;
     $("steps").replaceChildren(...steps.map((s) => el("li", { class: `step a-${s.action}` },
-      el("strong", {}, ACTION_LABELS[s.action] || s.action), ` seat ${s.seat} `,
-      s.type ? `${WAGER_LABELS[s.type] || s.type} ` : "", el("span", { class: "amt" }, money(s.amount)))));
+      el("strong", {}, stepName(s.action)), ` seat ${s.seat} `,
+      s.type ? `${wagerName(s.type)} ` : "", el("span", { class: "amt" }, money(s.amount)))));
   }
 
   function drawMarkers() {

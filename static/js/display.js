@@ -6,6 +6,7 @@
  * It fetches the roads again whenever `Live.watch` says the table changed (static/js/live.js),
  * and every 5 seconds while that script is not on the page or its socket is down. The dot at the
  * top right is green while the last fetch succeeded, amber while the server cannot be reached.
+ * Requests go through http.js.
  */
 (function () {
   "use strict";
@@ -146,29 +147,18 @@
   var pending = null;
   function refresh() {
     if (pending) return pending;
-    pending = fetch(body.dataset.roadsUrl, {
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-      cache: "no-store",
-    })
-      .then(function (response) {
-        if (response.redirected) {
-          window.location.reload(); // logged out: the page sends this screen to the login form
-          return;
-        }
-        if (!response.ok) throw new Error("HTTP " + response.status);
-        return response.json().then(function (data) {
-          board = data;
-          draw();
-          status(true);
-        });
-      })
-      .catch(function () {
+    pending = window.Http.getJSON(body.dataset.roadsUrl).then(function (answer) {
+      pending = null;
+      if (answer.loggedOut) {
+        window.location.reload(); // the page sends this screen to the login form
+      } else if (answer.ok) {
+        board = answer.data;
+        draw();
+        status(true);
+      } else {
         status(false);
-      })
-      .then(function () {
-        pending = null;
-      });
+      }
+    });
     return pending;
   }
 

@@ -1,12 +1,10 @@
 /* The pit console: the tables come rendered from /floor/; a table notice (live.js), a gap, or
-   the slow poll re-fetches /floor/?partial=1. Buttons POST one API command each with its own
-   Idempotency-Key and show a refusal in the server's words. */
+   the slow poll re-fetches /floor/?partial=1. Buttons POST one API command each through http.js
+   (its own Idempotency-Key) and show a refusal in the server's words. */
 "use strict";
 
 (function () {
   const floor = document.getElementById("floor");
-  const cookie = (name) => (document.cookie.split("; ").find((c) => c.startsWith(name + "=")) || "")
-    .split("=")[1];
   let busy = false;
 
   function showError(message) {
@@ -16,8 +14,8 @@
   }
 
   async function reload() {
-    const response = await fetch("/floor/?partial=1");
-    if (response.ok) floor.innerHTML = await response.text();
+    const answer = await Http.getText("/floor/?partial=1");
+    if (answer.ok) floor.innerHTML = answer.data;
   }
 
   // Several tables can change at once (a hello, the safety refresh): one reload serves them all.
@@ -33,17 +31,8 @@
     busy = true;
     button.disabled = true;
     try {
-      const response = await fetch(`/api/tables/${tile.dataset.table}/${button.dataset.route}`, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-CSRFToken": cookie("csrftoken") || "",
-          "Idempotency-Key": crypto.randomUUID ? crypto.randomUUID() : String(Date.now()),
-        },
-        body: "{}",
-      });
-      const answer = await response.json().catch(() => ({}));
-      showError(response.ok ? null : answer.error || `Refused (${response.status}).`);
+      const answer = await Http.post(`/api/tables/${tile.dataset.table}/${button.dataset.route}`);
+      showError(answer.error);
     } finally {
       busy = false;
       await reload();

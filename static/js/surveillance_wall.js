@@ -2,7 +2,7 @@
    changes, only its tile is fetched again (/surveillance/tables/<id>/tile/, an HTML fragment).
    Notices come from live.js (Live.watchSurveillance); a gap or a reconnect also re-fetches. Without
    live.js, or while its socket is down, the page polls /surveillance/sequences/ every 5 s and
-   re-fetches the tiles whose last event number moved. */
+   re-fetches the tiles whose last event number moved. Requests go through http.js. */
 "use strict";
 
 (function () {
@@ -35,22 +35,24 @@
     if (inFlight.has(id)) { again.add(id); return; }
     inFlight.add(id);
     try {
-      const response = await fetch(tile.dataset.url, { headers: { Accept: "text/html" } });
-      if (response.redirected && new URL(response.url).pathname.startsWith("/login/")) {
+      const answer = await Http.getText(tile.dataset.url);
+      if (answer.loggedOut) {
         say("Logged out: log in again to keep watching.", "down");
         return;
       }
-      if (!response.ok) return;
+      if (answer.status === 0) {
+        say("No answer from the server: retrying.", "down");
+        return;
+      }
+      if (!answer.ok) return;
       const holder = document.createElement("template");
-      holder.innerHTML = (await response.text()).trim();
+      holder.innerHTML = answer.data.trim();
       const fresh = holder.content.firstElementChild;
       const current = tileOf(id);
       if (!fresh || !current) return;
       const changed = fresh.dataset.sequence !== current.dataset.sequence;
       current.replaceWith(fresh);
       if (changed) fresh.classList.add("flash");
-    } catch (error) {
-      say("No answer from the server: retrying.", "down");
     } finally {
       inFlight.delete(id);
       if (again.delete(id)) refetch(id);
@@ -65,22 +67,16 @@
   }
 
   async function poll() {
-    try {
-      const response = await fetch(wall.dataset.sequencesUrl, { headers: { Accept: "application/json" } });
-      if (!response.ok || response.redirected) {
-        say(`Polling: the server answered ${response.status}.`, "down");
-        return;
-      }
-      const { tables } = await response.json();
-      const shown = known();
-      for (const [id, sequence] of Object.entries(tables)) {
-        if (shown[id] === undefined) return reloadPage();
-        if (shown[id] !== sequence) refetch(Number(id));
-      }
-      if (polling) say(`Polling every ${POLL_EVERY / 1000} s · checked ${new Date().toLocaleTimeString()}`, "polling");
-    } catch (error) {
-      say("No answer from the server: retrying.", "down");
+    const answer = await Http.getJSON(wall.dataset.sequencesUrl);
+    if (answer.status === 0) return say("No answer from the server: retrying.", "down");
+    if (answer.loggedOut) return say("Logged out: log in again to keep watching.", "down");
+    if (!answer.ok) return say(`Polling: the server answered ${answer.status}.`, "down");
+    const shown = known();
+    for (const [id, sequence] of Object.entries(answer.data.tables)) {
+      if (shown[id] === undefined) return reloadPage();
+      if (shown[id] !== sequence) refetch(Number(id));
     }
+    if (polling) say(`Polling every ${POLL_EVERY / 1000} s · checked ${new Date().toLocaleTimeString()}`, "polling");
   }
 
   function startPolling() {

@@ -1,4 +1,4 @@
-"""What every action shares: refusals, roles, the table lock, the event record, after-commit notice.
+"""What every action shares: refusals, access, the table lock, the record, the after-commit notice.
 
 Every change of a table goes through an action function: ``@transaction.atomic``, keyword-only
 ``actor``, the table row locked first, checks that refuse with a message a dealer understands (the
@@ -8,41 +8,29 @@ same transaction, and a notice to the screens only once it has committed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
-from baccarat.errors import RulesError
-from casino import roles
-from casino.record import record_event
+from casino import access
+from casino.record import record_payload
+from casino.roles import Actor
 from tablegame.broadcast import announce_change
+from tablegame.errors import ActionError
+from tablegame.events import TablePayload
 from tablegame.models import Table
-
-SUPERVISORS = (roles.FLOORPERSON, roles.PIT_BOSS)
-TABLE_STAFF = (roles.DEALER, *SUPERVISORS)
-
-
-class ActionError(RulesError):
-    """An action refused; ``str(error)`` is the message for the screen. Nothing was changed."""
 
 
 class NotAllowed(ActionError):
     """The user's role may not do this."""
 
 
-def require_role(actor: Any, allowed: Iterable[str], doing: str) -> None:
-    """Refuse unless ``actor`` holds one of the ``allowed`` roles (superusers may do anything)."""
-    if isinstance(actor, AnonymousUser) or not getattr(actor, "is_authenticated", False):
-        raise NotAllowed("Log in first.")
-    if getattr(actor, "is_superuser", False):
-        return
-    allowed = tuple(allowed)
-    if roles.role_of(actor) not in allowed:
-        who = " or ".join(roles.LABELS[r].lower() for r in allowed)
-        raise NotAllowed(f"Only a {who} may {doing}.")
+def require(actor: Actor, what: str) -> None:
+    """Refuse with the policy's reason unless ``actor`` may do ``what`` (``casino.access``)."""
+    decision = access.decide(actor, what)
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
 
 
 def lock_table(table: Table | int) -> Table:
@@ -55,10 +43,12 @@ def lock_table(table: Table | int) -> Table:
     return Table.objects.select_for_update().get(pk=pk)
 
 
-def record(table: Table, actor: AbstractBaseUser | None, action: str, **data: Any) -> int:
-    """Write the event in this transaction and announce it after commit; returns its sequence."""
-    event = record_event(chain_id=table.chain_id, actor=actor, action=action, data=data)  # type: ignore[arg-type]
+def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
+    """Write the event (its kind and typed payload, ``tablegame.events``) in this transaction and
+    announce it after commit; returns its sequence."""
+    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload)
     table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
+    action = payload.kind.value
     transaction.on_commit(lambda: announce_change(table_id, sequence, action, pit_id=pit_id))
     return sequence
 

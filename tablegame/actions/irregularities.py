@@ -6,33 +6,34 @@ shoe's count, is recorded, and the dealer is told what to do.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from baccarat.cards import Card, CardError
 from baccarat.irregularities import (
     Disposition,
+    IrregularityKind,
     Remedy,
     card_drawn_in_error,
     card_found_face_up,
     unauthorized_player_third,
 )
-from tablegame.actions.common import TABLE_STAFF, ActionError, lock_table, record, require_role
+from baccarat.profiles import RulesSubmission
+from casino.roles import Actor
+from tablegame import events
+from tablegame.actions.common import ActionError, lock_table, record, require
 from tablegame.actions.rounds import complete_coup
-from tablegame.actions.shoes import take_card
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
 
-KINDS = ("card_drawn_in_error", "unauthorized_player_third", "card_face_up")
+KINDS = tuple(k.value for k in IrregularityKind)
 
 
 @transaction.atomic
 def report_irregularity(
-    table: Table, *, kind: str, card: str, disclosed: bool = False, actor: Any
+    table: Table, *, kind: str, card: str, disclosed: bool = False, actor: Actor
 ) -> Irregularity:
     """Record an irregularity with the card involved; returns what the dealer must do."""
-    require_role(actor, TABLE_STAFF, "report an irregularity")
+    require(actor, "command:report_irregularity")
     table = lock_table(table)
     if kind not in KINDS:
         raise ActionError(f"'{kind}' is not an irregularity: {', '.join(KINDS)}.")
@@ -48,7 +49,7 @@ def report_irregularity(
     shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
     if shoe != table.current_shoe():
         raise ActionError("The round's shoe is no longer in play.")
-    take_card(shoe, the_card)
+    shoe.take(the_card)
     shoe.burned += remedy.extra_burn
     if remedy.disposition is Disposition.NEXT_HAND_FIRST:
         shoe.held_card = str(the_card)
@@ -84,19 +85,20 @@ def report_irregularity(
     record(
         table,
         actor,
-        "irregularity",
-        round=game.number,
-        kind=kind,
-        card=str(the_card),
-        disclosed=disclosed,
-        disposition=remedy.disposition.value,
-        extra_burn=remedy.extra_burn,
-        instruction=remedy.instruction,
+        events.IrregularityReported(
+            round=game.number,
+            irregularity=IrregularityKind(kind),
+            card=str(the_card),
+            disclosed=disclosed,
+            disposition=remedy.disposition,
+            extra_burn=remedy.extra_burn,
+            instruction=remedy.instruction,
+        ),
     )
     return found
 
 
-def _remedy(kind: str, game: Round, card: Card, disclosed: bool, rules: Any) -> Remedy:
+def _remedy(kind: str, game: Round, card: Card, disclosed: bool, rules: RulesSubmission) -> Remedy:
     if kind == "card_face_up":
         return card_found_face_up(card, rules=rules)
     if kind == "card_drawn_in_error":
@@ -109,12 +111,13 @@ def _remedy(kind: str, game: Round, card: Card, disclosed: bool, rules: Any) -> 
         ) from None
 
 
-def _simulated_round(game: Round, card: Card, actor: Any) -> Round:
+def _simulated_round(game: Round, card: Card, actor: Actor) -> Round:
     """A round without wagers that starts with the disclosed card (000 §13(c)(2), (d)).
 
     It is dealt and settled like any round, then the round it interrupted resumes.
     """
-    number = (game.shoe.rounds.order_by("-number").values_list("number", flat=True).first()) + 1
+    last = game.shoe.rounds.order_by("-number").values_list("number", flat=True).first()
+    number = (last or game.number) + 1
     simulated = Round.objects.create(
         table=game.table,
         shoe=game.shoe,

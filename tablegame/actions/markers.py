@@ -6,18 +6,17 @@ player leaves, or documented on a Complimentary Vigorish Form prepared by the pi
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 
+from casino.roles import Actor
+from tablegame import events
 from tablegame.actions.common import (
-    TABLE_STAFF,
     ActionError,
     check_text,
     lock_table,
     record,
-    require_role,
+    require,
 )
 from tablegame.models import Table, VigorishMarker
 
@@ -34,9 +33,9 @@ def _open_marker(table: Table, marker_id: int) -> VigorishMarker:
 
 
 @transaction.atomic
-def collect_marker(table: Table, *, marker_id: int, actor: Any) -> VigorishMarker:
+def collect_marker(table: Table, *, marker_id: int, actor: Actor) -> VigorishMarker:
     """The vigorish marked at a seat is collected; the marker comes off the layout."""
-    require_role(actor, TABLE_STAFF, "collect vigorish")
+    require(actor, "command:collect_marker")
     table = lock_table(table)
     marker = _open_marker(table, marker_id)
     marker.status, marker.resolved_at, marker.resolved_by = (
@@ -48,20 +47,17 @@ def collect_marker(table: Table, *, marker_id: int, actor: Any) -> VigorishMarke
     record(
         table,
         actor,
-        "vigorish_collected",
-        seat=marker.seat,
-        amount=str(marker.amount),
-        marker=marker.pk,
+        events.VigorishCollected(seat=marker.seat, amount=marker.amount, marker=marker.pk),
     )
     return marker
 
 
 @transaction.atomic
 def request_vigorish_form(
-    table: Table, *, marker_id: int, reason: str, actor: Any
+    table: Table, *, marker_id: int, reason: str, actor: Actor
 ) -> VigorishMarker:
     """The vigorish will not be collected: the pit prepares a Complimentary Vigorish Form."""
-    require_role(actor, TABLE_STAFF, "request a Complimentary Vigorish Form")
+    require(actor, "command:request_vigorish_form")
     table = lock_table(table)
     marker = _open_marker(table, marker_id)
     reason = check_text(reason, field="reason", limit=200)
@@ -77,10 +73,8 @@ def request_vigorish_form(
     record(
         table,
         actor,
-        "vigorish_form_requested",
-        seat=marker.seat,
-        amount=str(marker.amount),
-        marker=marker.pk,
-        reason=marker.reason,
+        events.VigorishFormRequested(
+            seat=marker.seat, amount=marker.amount, marker=marker.pk, reason=marker.reason
+        ),
     )
     return marker

@@ -5,35 +5,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from baccarat.cards import Card, CardError
 from baccarat.cutcard import ShoeCall, after_round, may_deal_round
-from baccarat.drawing import IllegalDeal
+from baccarat.drawing import Coup, IllegalDeal
 from baccarat.errors import RulesError
 from baccarat.money import parse_amount
-from baccarat.outcome import Outcome
+from baccarat.outcome import Hand, Outcome
+from baccarat.profiles import RulesSubmission
 from baccarat.royal9 import Royal9Award, contribute
 from baccarat.seating import card_turner, curator_must_pass, next_player_dealer
 from baccarat.settlement import Action as StepAction
-from baccarat.settlement import PlayerDealer, check_wagers, settle, settle_house_money
+from baccarat.settlement import (
+    PlayerDealer,
+    SettledWager,
+    Settlement,
+    Step,
+    check_wagers,
+    settle,
+    settle_house_money,
+)
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
-from casino import roles
+from casino import access
+from casino.roles import Actor
+from tablegame import events
 from tablegame.actions.common import (
-    SUPERVISORS,
-    TABLE_STAFF,
     ActionError,
     check_text,
     lock_table,
     record,
-    require_role,
+    require,
 )
-from tablegame.actions.shoes import take_card
 from tablegame.models import (
     Card as DealtCard,
 )
@@ -59,9 +67,9 @@ def _round(table: Table) -> Round:
 
 
 @transaction.atomic
-def open_round(table: Table, *, actor: Any) -> Round:
+def open_round(table: Table, *, actor: Actor) -> Round:
     """Open a round for wagers ("place your bets")."""
-    require_role(actor, TABLE_STAFF, "open a round")
+    require(actor, "command:open_round")
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
@@ -89,7 +97,7 @@ def open_round(table: Table, *, actor: Any) -> Round:
         curator_seat=table.curator_seat,
         player_dealer_seat=table.player_dealer_seat,
     )
-    record(table, actor, "round_opened", shoe=shoe.number, round=number)
+    record(table, actor, events.RoundOpened(shoe=shoe.number, round=number))
     return game
 
 
@@ -122,12 +130,12 @@ def place_wager(
     *,
     seat: int,
     wager: str,
-    amount: Any,
+    amount: Decimal | str,
     ride: str | None = None,
-    actor: Any,
+    actor: Actor,
 ) -> Wager:
     """Take a wager at a seat, or change its amount, while wagers are open (000 §7(c))."""
-    require_role(actor, TABLE_STAFF, "take wagers")
+    require(actor, "command:place_wager")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
@@ -158,12 +166,14 @@ def place_wager(
         record(
             table,
             actor,
-            "wager_changed",
-            round=game.number,
-            seat=seat,
-            wager=kind.value,
-            amount=str(money),
-            previous=str(previous),
+            events.WagerChanged(
+                round=game.number,
+                seat=seat,
+                wager=kind,
+                amount=money,
+                previous=previous,
+                ride=ride_on,
+            ),
         )
     else:
         placed = Wager.objects.create(
@@ -177,12 +187,9 @@ def place_wager(
         record(
             table,
             actor,
-            "wager_placed",
-            round=game.number,
-            seat=seat,
-            wager=kind.value,
-            amount=str(money),
-            ride=placed.ride,
+            events.WagerPlaced(
+                round=game.number, seat=seat, wager=kind, amount=money, ride=ride_on
+            ),
         )
     return placed
 
@@ -195,9 +202,9 @@ def _wager_type(name: str) -> WagerType:
 
 
 @transaction.atomic
-def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Any) -> None:
+def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None:
     """Withdraw a wager before "no more bets"."""
-    require_role(actor, TABLE_STAFF, "take wagers")
+    require(actor, "command:withdraw_wager")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
@@ -205,13 +212,17 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Any) -> None:
     deleted, _ = game.wagers.filter(seat=seat, type=wager).delete()
     if not deleted:
         raise ActionError(f"Seat {seat} has no {wager} wager.")
-    record(table, actor, "wager_withdrawn", round=game.number, seat=seat, wager=wager)
+    record(
+        table,
+        actor,
+        events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(wager)),
+    )
 
 
 @transaction.atomic
-def set_player_dealer_bank(table: Table, *, bank: Any, actor: Any) -> Round:
+def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -> Round:
     """California: the player-dealer's bank for this hand, before "no more bets"."""
-    require_role(actor, TABLE_STAFF, "record the player-dealer's bank")
+    require(actor, "command:set_player_dealer_bank")
     table = lock_table(table)
     game = _round(table)
     if game.player_dealer_seat is None:
@@ -223,14 +234,18 @@ def set_player_dealer_bank(table: Table, *, bank: Any, actor: Any) -> Round:
     except RulesError as error:
         raise ActionError(str(error)) from None
     game.save(update_fields=["player_dealer_bank"])
-    record(table, actor, "player_dealer_bank", round=game.number, bank=str(game.player_dealer_bank))
+    record(
+        table,
+        actor,
+        events.PlayerDealerBank(round=game.number, bank=game.player_dealer_bank),
+    )
     return game
 
 
 @transaction.atomic
-def no_more_bets(table: Table, *, actor: Any) -> Round:
+def no_more_bets(table: Table, *, actor: Actor) -> Round:
     """Close wagering; say who is handed each hand's cards (000 §8(b)-(c))."""
-    require_role(actor, TABLE_STAFF, "call no more bets")
+    require(actor, "command:no_more_bets")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
@@ -247,22 +262,23 @@ def no_more_bets(table: Table, *, actor: Any) -> Round:
     record(
         table,
         actor,
-        "no_more_bets",
-        round=game.number,
-        player_turner=game.player_turner,
-        banker_turner=game.banker_turner,
+        events.NoMoreBets(
+            round=game.number,
+            player_turner=game.player_turner,
+            banker_turner=game.banker_turner,
+        ),
     )
     return game
 
 
 @transaction.atomic
-def relinquish_cards(table: Table, *, hand: str, actor: Any) -> Round:
+def relinquish_cards(table: Table, *, hand: str, actor: Actor) -> Round:
     """The player turning a hand's cards gives up the right, or is made to (000 §8(d)).
 
     It passes to the player on their right, then counterclockwise; if nobody takes it the
     dealer turns the cards.
     """
-    require_role(actor, TABLE_STAFF, "record who turns the cards")
+    require(actor, "command:relinquish_cards")
     table = lock_table(table)
     game = _round(table)
     if hand not in ("player", "banker"):
@@ -282,7 +298,9 @@ def relinquish_cards(table: Table, *, hand: str, actor: Any) -> Round:
         game.banker_turner = turner
     game.save(update_fields=["turn_declined", "player_turner", "banker_turner"])
     record(
-        table, actor, "cards_relinquished", round=game.number, hand=hand, seat=current, now=turner
+        table,
+        actor,
+        events.CardsRelinquished(round=game.number, hand=Hand(hand), seat=current, now=turner),
     )
     return game
 
@@ -292,9 +310,9 @@ def _stakes(game: Round, kind: WagerType) -> dict[int, Decimal]:
 
 
 @transaction.atomic
-def deal_card(table: Table, *, card: str, actor: Any) -> Round:
+def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     """Enter the card just dealt; the rules decide which hand it belongs to, or refuse it."""
-    require_role(actor, TABLE_STAFF, "deal cards")
+    require(actor, "command:deal_card")
     table = lock_table(table)
     game = _round(table)
     if game.state == State.BETTING:
@@ -313,6 +331,7 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
     except IllegalDeal as error:
         raise ActionError(str(error)) from None
     hand = before.expected.hand
+    assert hand is not None  # deal() refuses a card when none is due
     shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
     if shoe.held_card and before.dealt == 0:
         if str(dealt) != shoe.held_card:
@@ -321,7 +340,7 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
             )
         shoe.held_card = ""  # already counted out of the shoe when it was drawn in error
     else:
-        take_card(shoe, dealt)
+        shoe.take(dealt)
     shoe.save(update_fields=["remaining", "held_card"])
     position = game.cards.count() + 1
     DealtCard.objects.create(
@@ -335,17 +354,18 @@ def deal_card(table: Table, *, card: str, actor: Any) -> Round:
     record(
         table,
         actor,
-        "card_dealt",
-        round=game.number,
-        card=str(dealt),
-        hand=hand,
-        position=position,
-        next=coup.expected.value,
+        events.CardDealt(
+            round=game.number,
+            card=str(dealt),
+            hand=Hand(hand),
+            position=position,
+            next=coup.expected,
+        ),
     )
     return game
 
 
-def complete_coup(game: Round, coup: Any) -> None:
+def complete_coup(game: Round, coup: Coup) -> None:
     """The coup is complete: store the result and the dealer's announcement."""
     outcome = Outcome.of(coup)
     game.state, game.completed_at = State.COMPLETE, timezone.now()
@@ -367,10 +387,10 @@ COMPLETION_FIELDS = (
 
 @transaction.atomic
 def settle_house_money_wagers(
-    table: Table, *, rides: dict[int, str | None] | None = None, actor: Any
+    table: Table, *, rides: dict[int, str | None] | None = None, actor: Actor
 ) -> Round:
     """Settle House Money on the first four cards; each winner may let the payout ride."""
-    require_role(actor, TABLE_STAFF, "settle House Money")
+    require(actor, "command:settle_house_money_wagers")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.HOUSE_MONEY:
@@ -406,24 +426,41 @@ def settle_house_money_wagers(
     record(
         table,
         actor,
-        "house_money_settled",
-        round=game.number,
-        steps=[_step_data(s) for s in hm.steps],
+        events.HouseMoneySettled(
+            round=game.number,
+            steps=tuple(_step_record(s) for s in hm.steps),
+            wagers=tuple(
+                _wager_record(s, ride=WagerType(rides[s.seat]) if rides.get(s.seat) else None)
+                for s in hm.wagers
+            ),
+        ),
     )
     return game
 
 
-def _step_data(step: Any) -> dict[str, Any]:
-    return {
-        "action": step.action.value,
-        "seat": step.seat,
-        "wager": step.wager.value if step.wager else None,
-        "amount": str(step.amount),
-        "phase": step.phase,
-    }
+def _step_record(step: Step) -> events.StepRecord:
+    return events.StepRecord(
+        action=step.action, seat=step.seat, wager=step.wager, amount=step.amount, phase=step.phase
+    )
 
 
-def _save_steps(game: Round, steps: Any, start: int) -> None:
+def _wager_record(settled: SettledWager, ride: WagerType | None = None) -> events.WagerRecord:
+    """Every figure of a settled wager, for the record."""
+    return events.WagerRecord(
+        seat=settled.seat,
+        wager=settled.type,
+        result=settled.result,
+        payout=settled.payout,
+        vigorish=settled.vigorish,
+        returned=settled.returned,
+        ridden=settled.ridden,
+        fee=settled.fee,
+        award=Royal9Award(settled.award) if settled.award else None,
+        ride=ride,
+    )
+
+
+def _save_steps(game: Round, steps: Sequence[Step], start: int) -> None:
     SettlementStep.objects.bulk_create(
         SettlementStep(
             round=game,
@@ -439,9 +476,9 @@ def _save_steps(game: Round, steps: Any, start: int) -> None:
 
 
 @transaction.atomic
-def settle_round(table: Table, *, actor: Any) -> Round:
+def settle_round(table: Table, *, actor: Actor) -> Round:
     """Settle every wager in the table's legal order; mark deferred vigorish on the seat."""
-    require_role(actor, TABLE_STAFF, "settle a round")
+    require(actor, "command:settle_round")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.COMPLETE:
@@ -476,32 +513,43 @@ def settle_round(table: Table, *, actor: Any) -> Round:
         )
     shoe = game.shoe
     names = dict(table.seats.values_list("number", "player_name"))
-    for s in round_steps:
-        if s.action is StepAction.MARK_VIGORISH:
+    for step in round_steps:
+        if step.action is StepAction.MARK_VIGORISH:
             VigorishMarker.objects.create(
                 table=table,
                 shoe=shoe,
                 round=game,
-                seat=s.seat,
-                player_name=names.get(s.seat, ""),
-                amount=s.amount,
+                seat=step.seat,
+                player_name=names.get(step.seat, ""),
+                amount=step.amount,
             )
     game.state, game.settled_at = State.SETTLED, timezone.now()
     game.save(update_fields=["state", "settled_at"])
+    outcome = result.outcome
     record(
         table,
         actor,
-        "round_settled",
-        round=game.number,
-        winner=game.winner,
-        steps=[_step_data(s) for s in round_steps],
+        events.RoundSettled(
+            round=game.number,
+            winner=outcome.winner,
+            player_total=outcome.player_total,
+            banker_total=outcome.banker_total,
+            tags=tuple(outcome.tags),
+            announcement=outcome.announcement(ez=rules.is_ez),
+            steps=tuple(_step_record(s) for s in round_steps),
+            wagers=tuple(
+                _wager_record(s) for s in result.wagers if s.type is not WagerType.HOUSE_MONEY
+            ),
+        ),
     )
     if not game.simulated:
         _after_settlement(table, game, result.outcome, actor)
     return game
 
 
-def _contribute_to_meters(table: Table, game: Round, rules: Any) -> list[ProgressiveMeter]:
+def _contribute_to_meters(
+    table: Table, game: Round, rules: RulesSubmission
+) -> list[ProgressiveMeter]:
     """Each Royal 9 wager feeds the Star, Spade and Heart meters by their contribution rates."""
     meters = list(ProgressiveMeter.objects.select_for_update().filter(table=table))
     staked = sum((w.amount for w in game.wagers.filter(type=WagerType.ROYAL9.value)), Decimal("0"))
@@ -515,9 +563,15 @@ def _contribute_to_meters(table: Table, game: Round, rules: Any) -> list[Progres
 
 
 def _reseed_hit_meters(
-    table: Table, game: Round, meters: list[ProgressiveMeter], result: Any, rules: Any
+    table: Table,
+    game: Round,
+    meters: list[ProgressiveMeter],
+    result: Settlement,
+    rules: RulesSubmission,
 ) -> None:
     """A progressive paid in full starts again from its reseed value."""
+    if rules.royal9 is None:  # no Royal 9 wager here, so no award and no meter
+        return
     by_name = {m.name: m for m in meters}
     for won in result.wagers:
         meter = Royal9Award(won.award).meter if won.award else None
@@ -527,25 +581,20 @@ def _reseed_hit_meters(
             record(
                 table,
                 None,
-                "progressive_hit",
-                round=game.number,
-                seat=won.seat,
-                meter=meter,
-                paid=str(won.payout),
+                events.ProgressiveHit(
+                    round=game.number, seat=won.seat, meter=meter, paid=won.payout
+                ),
             )
 
 
-def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -> None:
+def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor) -> None:
     """The curator passes when Banker loses; the player-dealer rotates every two hands."""
     rules = game.rules.submission
     if rules.has_curator and table.curator_seat and curator_must_pass(outcome):
         record(
             table,
             None,
-            "shoe_passed",
-            seat=table.curator_seat,
-            ordered=False,
-            reason="Banker's hand lost",
+            events.ShoePassed(seat=table.curator_seat, ordered=False, reason="Banker's hand lost"),
         )
         table.previous_curator_seat, table.curator_seat = table.curator_seat, None
         table.save(update_fields=["curator_seat", "previous_curator_seat"])
@@ -559,9 +608,7 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -
             record(
                 table,
                 None,
-                "player_dealer_rotates",
-                seat=table.player_dealer_seat,
-                offered_to=offered,
+                events.PlayerDealerRotates(seat=table.player_dealer_seat, offered_to=offered),
             )
             table.previous_player_dealer_seat = table.player_dealer_seat
             table.player_dealer_seat, table.player_dealer_hands = None, 0
@@ -574,13 +621,13 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Any) -
         )
     call = after_round(game.number, game.shoe.cut_card_round)
     if call is not ShoeCall.CONTINUE:
-        record(table, None, "shoe_call", call=call.value, round=game.number)
+        record(table, None, events.ShoeCallMade(call=call, round=game.number))
 
 
 @transaction.atomic
-def cut_card_out(table: Table, *, actor: Any) -> Shoe:
+def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
     """The cut card came out: complete this hand, then "last hand" (000 §9(e))."""
-    require_role(actor, TABLE_STAFF, "record the cut card")
+    require(actor, "command:cut_card_out")
     table = lock_table(table)
     shoe = table.current_shoe()
     if shoe is None or shoe.state != Shoe.State.IN_PLAY:
@@ -591,14 +638,14 @@ def cut_card_out(table: Table, *, actor: Any) -> Shoe:
     last = shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     shoe.cut_card_round = game.number if game else last + 1
     shoe.save(update_fields=["cut_card_round"])
-    record(table, actor, "cut_card_out", shoe=shoe.number, round=shoe.cut_card_round)
+    record(table, actor, events.CutCardOut(shoe=shoe.number, round=shoe.cut_card_round))
     return shoe
 
 
 @transaction.atomic
-def void_round(table: Table, *, reason: str, actor: Any) -> Round:
+def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     """Not enough cards to complete the round: it is void and every wager returned (000 §13(e))."""
-    require_role(actor, TABLE_STAFF, "void a round")
+    require(actor, "command:void_round")
     table = lock_table(table)
     game = _round(table)
     if game.state == State.BETTING:
@@ -607,7 +654,7 @@ def void_round(table: Table, *, reason: str, actor: Any) -> Round:
         raise ActionError("House Money was settled already; this round cannot be voided.")
     reason = check_text(reason, field="reason", limit=200)
     left = game.shoe.physical_cards_left
-    supervisor = roles.role_of(actor) in SUPERVISORS or getattr(actor, "is_superuser", False)
+    supervisor = access.decide(actor, "authority:void_any_round").allowed
     if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:
         raise ActionError(
             f"The shoe still holds about {left} cards: a round is void when the shoe runs out "
@@ -631,5 +678,22 @@ def void_round(table: Table, *, reason: str, actor: Any) -> Round:
     game.wagers.update(result="push")
     game.state, game.void_reason, game.settled_at = State.VOID, reason, timezone.now()
     game.save(update_fields=["state", "void_reason", "settled_at"])
-    record(table, actor, "round_void", round=game.number, reason=reason)
+    record(
+        table,
+        actor,
+        events.RoundVoid(
+            round=game.number,
+            reason=reason,
+            steps=tuple(
+                events.StepRecord(
+                    action=StepAction(s.action),
+                    seat=s.seat,
+                    wager=WagerType(s.wager_type),
+                    amount=s.amount,
+                    phase=s.phase,
+                )
+                for s in steps
+            ),
+        ),
+    )
     return game

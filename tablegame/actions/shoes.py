@@ -23,14 +23,14 @@ from baccarat.shoe import (
     check_decks,
     check_shuffle,
 )
+from casino.roles import Actor
+from tablegame import events
 from tablegame.actions.common import (
-    SUPERVISORS,
-    TABLE_STAFF,
     ActionError,
     check_text,
     lock_table,
     record,
-    require_role,
+    require,
 )
 from tablegame.actions.tables import refuse_open_markers
 from tablegame.models import DeckChange, Shoe, Table
@@ -70,14 +70,14 @@ def receive_decks(
     preinspected: bool = False,
     back_colour: str = "",
     new_decks: bool = True,
-    actor: Any,
+    actor: Actor,
 ) -> Shoe:
     """Decks arrive at the table for a new shoe (000 §3-4).
 
     ``new_decks=False`` reshuffles the decks of the last shoe, where the rules allow (mini tables,
     within 24 hours); big tables take new decks after every shoe (004 §3(b)).
     """
-    require_role(actor, TABLE_STAFF, "receive decks")
+    require(actor, "command:receive_decks")
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed: open it first.")
@@ -126,45 +126,48 @@ def receive_decks(
     record(
         table,
         actor,
-        "decks_received",
-        shoe=number,
-        decks=decks,
-        automatic_shuffler=automatic_shuffler,
-        preinspected=preinspected,
-        new_decks=new_decks,
-        back_colour=back_colour,
+        events.DecksReceived(
+            shoe=number,
+            decks=decks,
+            automatic_shuffler=automatic_shuffler,
+            preinspected=preinspected,
+            new_decks=new_decks,
+            back_colour=back_colour,
+        ),
     )
     return shoe
 
 
-def _prepare(table: Table, actor: Any, frm: str, to: str, event: str, **fields: Any) -> Shoe:
+def _prepare(
+    table: Table, actor: Actor, frm: str, to: str, event: type[events.ShoeStep], **fields: Any
+) -> Shoe:
     """One step of readying the decks: refuse it out of order, else advance and record it."""
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, frm)
     _advance(shoe, to, **fields)
-    record(table, actor, event, shoe=shoe.number)
+    record(table, actor, event(shoe=shoe.number))
     return shoe
 
 
 @transaction.atomic
-def inspect_decks(table: Table, *, actor: Any) -> Shoe:
+def inspect_decks(table: Table, *, actor: Actor) -> Shoe:
     """The dealer inspected the decks for defects (000 §4(a))."""
-    require_role(actor, TABLE_STAFF, "inspect decks")
+    require(actor, "command:inspect_decks")
     return _prepare(
         table,
         actor,
         State.RECEIVED,
         State.INSPECTED,
-        "decks_inspected",
+        events.DecksInspected,
         inspected_by=actor,
     )
 
 
 @transaction.atomic
-def verify_inspection(table: Table, *, actor: Any) -> Shoe:
+def verify_inspection(table: Table, *, actor: Actor) -> Shoe:
     """The floorperson verifies the dealer's inspection (000 §4(a))."""
-    require_role(actor, SUPERVISORS, "verify a deck inspection")
+    require(actor, "command:verify_inspection")
     shoe = table.current_shoe()
     if shoe and shoe.inspected_by_id == actor.pk:
         raise ActionError("The inspection is verified by someone other than the inspector.")
@@ -173,31 +176,31 @@ def verify_inspection(table: Table, *, actor: Any) -> Shoe:
         actor,
         State.INSPECTED,
         State.VERIFIED,
-        "inspection_verified",
+        events.InspectionVerified,
         verified_by=actor,
     )
 
 
 @transaction.atomic
-def spread_decks(table: Table, *, actor: Any) -> Shoe:
+def spread_decks(table: Table, *, actor: Actor) -> Shoe:
     """Cards spread face up by deck, suit and sequence for the first player (000 §4(b), (d))."""
-    require_role(actor, TABLE_STAFF, "spread the decks")
-    return _prepare(table, actor, State.VERIFIED, State.SPREAD, "decks_spread")
+    require(actor, "command:spread_decks")
+    return _prepare(table, actor, State.VERIFIED, State.SPREAD, events.DecksSpread)
 
 
 @transaction.atomic
-def wash_decks(table: Table, *, actor: Any) -> Shoe:
+def wash_decks(table: Table, *, actor: Actor) -> Shoe:
     """Turned face down, washed and stacked; batches stacked apart with a shuffler (000 §4(c))."""
-    require_role(actor, TABLE_STAFF, "wash the decks")
-    return _prepare(table, actor, State.SPREAD, State.WASHED, "decks_washed")
+    require(actor, "command:wash_decks")
+    return _prepare(table, actor, State.SPREAD, State.WASHED, events.DecksWashed)
 
 
 @transaction.atomic
 def shuffle_decks(
-    table: Table, *, steps: Sequence[str] = (), machine: bool = False, actor: Any
+    table: Table, *, steps: Sequence[str] = (), machine: bool = False, actor: Actor
 ) -> Shoe:
     """Shuffle by hand (plug, riffle, turn, strip, cut) or in the automatic shuffler (000 §5)."""
-    require_role(actor, TABLE_STAFF, "shuffle")
+    require(actor, "command:shuffle_decks")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.WASHED)
@@ -217,14 +220,14 @@ def shuffle_decks(
             raise ActionError(str(error)) from None
         done = [s.value for s in parsed]
     _advance(shoe, State.SHUFFLED, shuffle=done)
-    record(table, actor, "shuffled", shoe=shoe.number, steps=done)
+    record(table, actor, events.Shuffled(shoe=shoe.number, steps=tuple(done)))
     return shoe
 
 
 @transaction.atomic
-def verify_shuffle(table: Table, *, actor: Any) -> Shoe:
+def verify_shuffle(table: Table, *, actor: Actor) -> Shoe:
     """The floorperson verifies the feathered stack shows no uneven distribution (000 §5(a))."""
-    require_role(actor, SUPERVISORS, "verify a shuffle")
+    require(actor, "command:verify_shuffle")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.SHUFFLED)
@@ -234,19 +237,19 @@ def verify_shuffle(table: Table, *, actor: Any) -> Shoe:
         raise ActionError("The shuffle was already verified.")
     shoe.shuffle_verified_by = actor
     shoe.save(update_fields=["shuffle_verified_by"])
-    record(table, actor, "shuffle_verified", shoe=shoe.number)
+    record(table, actor, events.ShuffleVerified(shoe=shoe.number))
     return shoe
 
 
 @transaction.atomic
-def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Any) -> Shoe:
+def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Actor) -> Shoe:
     """No gaming activity: the cards come out and are spread again (000 §5(g), 002 (e)(8)).
 
     By hand, the same decks are spread (face down unless a player asks), then washed, shuffled,
     cut and burned anew. With a shuffler, this batch goes into it and the other batch comes out
     shuffled, ready for the cut.
     """
-    require_role(actor, TABLE_STAFF, "spread the cards of an idle table")
+    require(actor, "command:respread_idle_shoe")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.IN_PLAY)
@@ -260,13 +263,17 @@ def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Any) -> Sh
         number=shoe.number + 1,
         decks=shoe.decks,
         automatic_shuffler=shoe.automatic_shuffler,
-        batch=(1 - shoe.batch) if batched else None,
+        batch=None if shoe.batch is None else 1 - shoe.batch,
         back_colour="" if batched else shoe.back_colour,
         state=State.SHUFFLED if shoe.automatic_shuffler else State.SPREAD,
         shuffle=["machine"] if shoe.automatic_shuffler else [],
         remaining=fresh_counts(shoe.decks),
     )
-    record(table, actor, "idle_respread", shoe=shoe.number, next_shoe=fresh.number, face_up=face_up)
+    record(
+        table,
+        actor,
+        events.IdleRespread(shoe=shoe.number, next_shoe=fresh.number, face_up=face_up),
+    )
     return fresh
 
 
@@ -278,10 +285,10 @@ def cut_cards(
     position: int,
     cover_from_back: int,
     declined: Sequence[int] = (),
-    actor: Any,
+    actor: Actor,
 ) -> Shoe:
     """The cut, offered in the legal order; ``seat=None`` when the dealer cuts (000 §5(b)-(d))."""
-    require_role(actor, TABLE_STAFF, "record the cut")
+    require(actor, "command:cut_cards")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.SHUFFLED)
@@ -310,12 +317,13 @@ def cut_cards(
     record(
         table,
         actor,
-        "cut",
-        shoe=shoe.number,
-        seat=seat,
-        declined=list(declined),
-        position=position,
-        cover_from_back=cover_from_back,
+        events.Cut(
+            shoe=shoe.number,
+            seat=seat,
+            declined=tuple(declined),
+            position=position,
+            cover_from_back=cover_from_back,
+        ),
     )
     return shoe
 
@@ -328,21 +336,21 @@ def _cut_offer(shoe: Shoe) -> list[int]:
 
 
 @transaction.atomic
-def order_recut(table: Table, *, reason: str, actor: Any) -> Shoe:
+def order_recut(table: Table, *, reason: str, actor: Actor) -> Shoe:
     """A floorperson orders the cards recut before play (000 §5(e))."""
-    require_role(actor, SUPERVISORS, "order a recut")
+    require(actor, "command:order_recut")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.CUT)
     _advance(shoe, State.SHUFFLED, recuts=shoe.recuts + 1)
-    record(table, actor, "recut_ordered", shoe=shoe.number, reason=reason)
+    record(table, actor, events.RecutOrdered(shoe=shoe.number, reason=reason))
     return shoe
 
 
 @transaction.atomic
-def burn_cards(table: Table, *, first_card: str, actor: Any) -> Shoe:
+def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     """Expose the first card and burn as many more, face down, as its face value (000 §5(f))."""
-    require_role(actor, TABLE_STAFF, "burn cards")
+    require(actor, "command:burn_cards")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.CUT)
@@ -350,7 +358,7 @@ def burn_cards(table: Table, *, first_card: str, actor: Any) -> Shoe:
         card = Card.parse(first_card)
     except CardError as error:
         raise ActionError(str(error)) from None
-    take_card(shoe, card)
+    shoe.take(card)
     burn = card.rank.face_value
     _advance(
         shoe,
@@ -360,32 +368,19 @@ def burn_cards(table: Table, *, first_card: str, actor: Any) -> Shoe:
         burned=burn,
         started_at=timezone.now(),
     )
-    record(table, actor, "burned", shoe=shoe.number, first_card=str(card), face_down=burn)
+    record(table, actor, events.Burned(shoe=shoe.number, first_card=str(card), face_down=burn))
     return shoe
 
 
-def take_card(shoe: Shoe, card: Card) -> None:
-    """Take a seen card out of the shoe's count; refuse a card the shoe cannot hold (unsaved)."""
-    code = str(card)
-    if shoe.remaining.get(code, 0) <= 0:
-        raise ActionError(
-            f"There is no {code} left in this shoe: its {shoe.decks} decks hold {shoe.decks} and "
-            "all have been seen. Check the card."
-        )
-    if shoe.cards_left <= 0:
-        raise ActionError("The shoe is empty.")
-    shoe.remaining[code] -= 1
-
-
 @transaction.atomic
-def end_shoe(table: Table, *, actor: Any) -> Shoe:
+def end_shoe(table: Table, *, actor: Actor) -> Shoe:
     """The shoe is done; marked vigorish must be collected or documented first (000 §12(d))."""
-    require_role(actor, TABLE_STAFF, "end the shoe")
+    require(actor, "command:end_shoe")
     table = lock_table(table)
     shoe = _shoe(table)
     if table.active_round():
         raise ActionError("Finish or void the round in play first.")
     refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())
-    record(table, actor, "shoe_ended", shoe=shoe.number)
+    record(table, actor, events.ShoeEnded(shoe=shoe.number))
     return shoe

@@ -14,15 +14,15 @@ from baccarat.errors import RulesError
 from baccarat.profiles import RulesSubmission, rules_submission
 from baccarat.seating import california_action_order, curator_offer_order
 from baccarat.wagertypes import WagerType
+from casino.roles import Actor
+from tablegame import events
 from tablegame.actions.common import (
-    SUPERVISORS,
-    TABLE_STAFF,
     ActionError,
     check_text,
     lock_table,
     plain_options,
     record,
-    require_role,
+    require,
 )
 from tablegame.models import (
     ProgressiveMeter,
@@ -37,9 +37,9 @@ from tablegame.models.tables import default_limits
 
 
 @transaction.atomic
-def open_table(table: Table, *, actor: Any) -> Table:
+def open_table(table: Table, *, actor: Actor) -> Table:
     """Open the table for gaming: seats, limits and the Rules Submission on file, decks schedule."""
-    require_role(actor, TABLE_STAFF, "open a table")
+    require(actor, "command:open_table")
     table = lock_table(table)
     if table.status == Table.Status.OPEN:
         raise ActionError(f"{table} is already open.")
@@ -60,14 +60,14 @@ def open_table(table: Table, *, actor: Any) -> Table:
             )
     table.status, table.status_changed_at = Table.Status.OPEN, timezone.now()
     table.save(update_fields=["status", "status_changed_at"])
-    record(table, actor, "table_opened", profile=rules.name)
+    record(table, actor, events.TableOpened(profile=rules.name))
     return table
 
 
 @transaction.atomic
-def close_table(table: Table, *, actor: Any) -> Table:
+def close_table(table: Table, *, actor: Actor) -> Table:
     """Close the table: no round in play, no vigorish marker left open."""
-    require_role(actor, TABLE_STAFF, "close a table")
+    require(actor, "command:close_table")
     table = lock_table(table)
     if table.status == Table.Status.CLOSED:
         raise ActionError(f"{table} is already closed.")
@@ -78,7 +78,7 @@ def close_table(table: Table, *, actor: Any) -> Table:
     refuse_open_markers(table, "closing the table")
     table.status, table.status_changed_at = Table.Status.CLOSED, timezone.now()
     table.save(update_fields=["status", "status_changed_at"])
-    record(table, actor, "table_closed")
+    record(table, actor, events.TableClosed())
     return table
 
 
@@ -103,9 +103,9 @@ def _seat(table: Table, number: int) -> Seat:
 
 
 @transaction.atomic
-def seat_player(table: Table, *, seat: int, player: str, actor: Any) -> Seat:
+def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
     """A player sits at a seat."""
-    require_role(actor, TABLE_STAFF, "seat a player")
+    require(actor, "command:seat_player")
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
@@ -117,14 +117,14 @@ def seat_player(table: Table, *, seat: int, player: str, actor: Any) -> Seat:
         raise ActionError(f"Seat {seat} is taken by {place.player_name}.")
     place.player_name, place.occupied_since = name, timezone.now()
     place.save(update_fields=["player_name", "occupied_since"])
-    record(table, actor, "player_seated", seat=seat, player=name)
+    record(table, actor, events.PlayerSeated(seat=seat, player=name))
     return place
 
 
 @transaction.atomic
-def leave_seat(table: Table, *, seat: int, actor: Any) -> Seat:
+def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i))."""
-    require_role(actor, TABLE_STAFF, "clear a seat")
+    require(actor, "command:leave_seat")
     table = lock_table(table)
     place = _seat(table, seat)
     if not place.is_occupied:
@@ -135,12 +135,16 @@ def leave_seat(table: Table, *, seat: int, actor: Any) -> Seat:
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
     if game:
         for w in game.wagers.filter(seat=seat):
-            record(table, actor, "wager_withdrawn", round=game.number, seat=seat, wager=w.type)
+            record(
+                table,
+                actor,
+                events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(w.type)),
+            )
             w.delete()
     left = place.player_name
     place.player_name, place.occupied_since = "", None
     place.save(update_fields=["player_name", "occupied_since"])
-    record(table, actor, "player_left", seat=seat, player=left)
+    record(table, actor, events.PlayerLeft(seat=seat, player=left))
     return place
 
 
@@ -151,7 +155,7 @@ def file_rules(
     profile: str,
     options: Mapping[str, Any] | None = None,
     effective_at: datetime.datetime | None = None,
-    actor: Any,
+    actor: Actor,
 ) -> TableRules:
     """File a Rules Submission for the table, effective now or later.
 
@@ -159,7 +163,7 @@ def file_rules(
     minutes, 002 (e)(2)(ii)B, (j)(3)(ii)), and every table of the pit dealt under the same text
     keeps the same procedure (002 (e)(3), (j)(3)(i)).
     """
-    require_role(actor, SUPERVISORS, "change a table's rules")
+    require(actor, "command:file_rules")
     table = lock_table(table)
     options = plain_options(dict(options or {}))
     try:
@@ -186,10 +190,7 @@ def file_rules(
     record(
         table,
         actor,
-        "rules_filed",
-        profile=profile,
-        options=options,
-        effective_at=when.isoformat(),
+        events.RulesFiled(profile=profile, options=options, effective_at=when.isoformat()),
     )
     return filed
 
@@ -213,10 +214,10 @@ def _check_pit_procedures(table: Table, new: RulesSubmission) -> None:
 
 @transaction.atomic
 def set_limit(
-    table: Table, *, wager: str, minimum: Decimal, maximum: Decimal, actor: Any
+    table: Table, *, wager: str, minimum: Decimal, maximum: Decimal, actor: Actor
 ) -> TableLimit:
     """Set the minimum and maximum of one wager at the table."""
-    require_role(actor, SUPERVISORS, "change table limits")
+    require(actor, "command:set_limit")
     table = lock_table(table)
     try:
         kind = WagerType(wager)
@@ -229,18 +230,24 @@ def set_limit(
     limit, _ = TableLimit.objects.update_or_create(
         table=table, wager_type=kind.value, defaults={"minimum": minimum, "maximum": maximum}
     )
-    record(table, actor, "limit_set", wager=kind.value, minimum=str(minimum), maximum=str(maximum))
+    record(
+        table,
+        actor,
+        events.LimitSet(wager=kind, minimum=Decimal(str(minimum)), maximum=Decimal(str(maximum))),
+    )
     return limit
 
 
 @transaction.atomic
-def take_shoe(table: Table, *, seat: int | None, declined: Sequence[int] = (), actor: Any) -> Table:
+def take_shoe(
+    table: Table, *, seat: int | None, declined: Sequence[int] = (), actor: Actor
+) -> Table:
     """Big table: a player accepts the shoe as curator, or the dealer takes it (004 §7, §14).
 
     The shoe is offered in order (seat 1 first, or from the right of the last curator); every seat
     offered before the one that accepts must have declined. ``seat=None``: the dealer is curator.
     """
-    require_role(actor, TABLE_STAFF, "record who holds the shoe")
+    require(actor, "command:take_shoe")
     table = lock_table(table)
     if not table.rules.has_curator:
         raise ActionError(f"{table} is dealt by the house dealer; there is no curator.")
@@ -252,7 +259,7 @@ def take_shoe(table: Table, *, seat: int | None, declined: Sequence[int] = (), a
     _check_offer(order, seat, declined, "the shoe")
     table.curator_seat = seat if seat is not None else 0
     table.save(update_fields=["curator_seat"])
-    record(table, actor, "curator_taken", seat=seat, declined=list(declined))
+    record(table, actor, events.CuratorTaken(seat=seat, declined=tuple(declined)))
     return table
 
 
@@ -267,16 +274,16 @@ def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], wh
 
 
 @transaction.atomic
-def pass_shoe(table: Table, *, ordered: bool = False, actor: Any) -> Table:
+def pass_shoe(table: Table, *, ordered: bool = False, actor: Actor) -> Table:
     """The curator passes the shoe, by choice or on the order of the dealer or a floorperson."""
-    require_role(actor, TABLE_STAFF, "pass the shoe")
+    require(actor, "command:pass_shoe")
     table = lock_table(table)
     if table.curator_seat is None:
         raise ActionError("Nobody holds the shoe.")
     game = table.active_round()
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
-    record(table, actor, "shoe_passed", seat=table.curator_seat, ordered=ordered)
+    record(table, actor, events.ShoePassed(seat=table.curator_seat, ordered=ordered))
     table.previous_curator_seat, table.curator_seat = table.curator_seat, None
     table.save(update_fields=["curator_seat", "previous_curator_seat"])
     return table
@@ -284,10 +291,10 @@ def pass_shoe(table: Table, *, ordered: bool = False, actor: Any) -> Table:
 
 @transaction.atomic
 def take_player_dealer(
-    table: Table, *, seat: int, declined: Sequence[int] = (), actor: Any
+    table: Table, *, seat: int, declined: Sequence[int] = (), actor: Actor
 ) -> Table:
     """California: a player takes the player-dealer position, offered clockwise (001)."""
-    require_role(actor, TABLE_STAFF, "record the player-dealer")
+    require(actor, "command:take_player_dealer")
     table = lock_table(table)
     if not table.rules.player_dealer:
         raise ActionError(f"{table} has no player-dealer position.")
@@ -302,5 +309,5 @@ def take_player_dealer(
     _check_offer(order, seat, declined, "the player-dealer position")
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
     table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])
-    record(table, actor, "player_dealer_taken", seat=seat, declined=list(declined))
+    record(table, actor, events.PlayerDealerTaken(seat=seat, declined=tuple(declined)))
     return table

@@ -14,12 +14,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
+from casino.roles import Actor
 from tablegame.actions import NotAllowed
 from tablegame.api.errors import error_body
 from tablegame.models import CommandRecord, Table
@@ -45,15 +47,25 @@ def command_name(action: str, inputs: Mapping[str, Any]) -> str:
     return f"{action[:26]}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
+def actor_of(request: Request) -> Actor:
+    """The member of staff who sent the request (the API lets in nobody who is not logged in)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise exceptions.NotAuthenticated()
+    return user
+
+
 def run_command(
     request: Request,
     *,
     table_id: int,
     command: str,
-    act: Callable[[Table], object],
+    act: Callable[[Table, Actor], object],
     key_required: bool,
 ) -> Response:
-    """Run ``act`` (one action) on the table at most once per idempotency key; answer the state."""
+    """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
+    key; answer the state."""
+    actor = actor_of(request)
     key = request.headers.get(HEADER, "").strip()
     if key_required and not key:
         raise exceptions.ValidationError({HEADER: [KEY_MISSING]})
@@ -67,16 +79,16 @@ def run_command(
             if table is None:
                 raise exceptions.NotFound(f"There is no table {table_id}.")
             if key:
-                done = CommandRecord.objects.filter(user=request.user, key=key).first()
+                done = CommandRecord.objects.filter(user=actor, key=key).first()
                 if done is not None:
                     if (done.table_id, done.command) != (table.pk, command):
                         return Response(error_body(KEY_REUSED), status=409)
                     return Response(
                         done.response, status=done.status, headers={REPLAYED_HEADER: "true"}
                     )
-            status, body = _perform(table, act)
+            status, body = _perform(table, lambda locked: act(locked, actor))
             if key:
-                body = _remember(request, key, table, command, status, body)
+                body = _remember(actor, key, table, command, status, body)
     except _KeyTaken:
         return Response(error_body(KEY_REUSED), status=409)
     return Response(body, status=status)
@@ -95,14 +107,14 @@ def _perform(table: Table, act: Callable[[Table], object]) -> tuple[int, dict[st
 
 
 def _remember(
-    request: Request, key: str, table: Table, command: str, status: int, body: dict[str, Any]
+    user: Actor, key: str, table: Table, command: str, status: int, body: dict[str, Any]
 ) -> dict[str, Any]:
     """Store the answer with the key; return it as stored, so a repeat answers the same bytes
     (PostgreSQL's jsonb keeps its own key order)."""
     try:
         with transaction.atomic():
             record = CommandRecord.objects.create(
-                user=request.user,
+                user=user,
                 key=key,
                 table=table,
                 command=command,

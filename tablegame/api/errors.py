@@ -7,9 +7,9 @@ no login, unknown table, wrong method).
 
 from __future__ import annotations
 
-import codecs
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import IO, Any
 
 from django.conf import settings
 from rest_framework import exceptions
@@ -56,10 +56,14 @@ class DecimalJSONParser(JSONParser):
     """JSON whose numbers with a fraction or exponent are read as ``Decimal``, never ``float``:
     an amount sent as a JSON number stays exact."""
 
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            decoded = codecs.getreader(encoding)(stream)
-            return json.load(decoded, parse_float=Decimal)
+            return json.loads(stream.read().decode(encoding), parse_float=Decimal)
         except ValueError as exc:
             raise exceptions.ParseError(f"The body is not valid JSON: {exc}") from None

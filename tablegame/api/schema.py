@@ -6,23 +6,32 @@ never produce it (tests/api/test_schema.py checks that they name the same keys).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from tablegame.api.commands import HEADER
+from tablegame.api.serializers import Input
 
 
-class Error(serializers.Serializer):
+# A part of a JSON answer, described for the schema, never used to write one. (No docstring:
+# every part would inherit it as its description.)
+class Document(serializers.Serializer[Mapping[str, object]]):
+    pass
+
+
+class Error(Document):
     error = serializers.CharField(help_text="What was refused, in words for the dealer.")
-    fields = serializers.DictField(
+    # Declared fields leave the class (SerializerMetaclass); the stubs see them hide attributes.
+    fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="Malformed input only: the messages by field."
     )
 
 
-class TableInfo(serializers.Serializer):
+class TableInfo(Document):
     id = serializers.IntegerField()
     name = serializers.CharField()
     pit = serializers.CharField()
@@ -32,11 +41,13 @@ class TableInfo(serializers.Serializer):
     player_dealer_seat = serializers.IntegerField(allow_null=True)
 
 
-class RulesInfo(serializers.Serializer):
+class RulesInfo(Document):
     profile = serializers.CharField()
     title = serializers.CharField()
-    source = serializers.CharField()
-    wagers = serializers.ListField(child=serializers.CharField())
+    source = serializers.CharField()  # type: ignore[assignment]  # as Error.fields
+    wagers = serializers.ListField(
+        child=serializers.CharField(), help_text="The wagers offered, in the order of the layout."
+    )
     commission = serializers.CharField()
     commission_rate = serializers.CharField()
     vigorish_collection = serializers.CharField()
@@ -45,24 +56,24 @@ class RulesInfo(serializers.Serializer):
     shuffle = serializers.CharField(help_text="The table's shuffle procedure.")
 
 
-class Limit(serializers.Serializer):
+class Limit(Document):
     minimum = serializers.CharField()
     maximum = serializers.CharField()
 
 
-class SeatInfo(serializers.Serializer):
+class SeatInfo(Document):
     number = serializers.IntegerField()
     player = serializers.CharField(allow_null=True)
 
 
-class Marker(serializers.Serializer):
+class Marker(Document):
     id = serializers.IntegerField()
     seat = serializers.IntegerField()
     amount = serializers.CharField()
     player = serializers.CharField()
 
 
-class ShoeInfo(serializers.Serializer):
+class ShoeInfo(Document):
     number = serializers.IntegerField()
     state = serializers.CharField()
     state_label = serializers.CharField()
@@ -82,13 +93,13 @@ class ShoeInfo(serializers.Serializer):
     )
 
 
-class DealtCard(serializers.Serializer):
+class DealtCard(Document):
     position = serializers.IntegerField()
     card = serializers.CharField()
     hand = serializers.CharField()
 
 
-class WagerInfo(serializers.Serializer):
+class WagerInfo(Document):
     seat = serializers.IntegerField()
     type = serializers.CharField()
     amount = serializers.CharField()
@@ -99,7 +110,7 @@ class WagerInfo(serializers.Serializer):
     returned = serializers.CharField()
 
 
-class Step(serializers.Serializer):
+class Step(Document):
     index = serializers.IntegerField()
     phase = serializers.CharField()
     action = serializers.CharField()
@@ -108,13 +119,13 @@ class Step(serializers.Serializer):
     amount = serializers.CharField()
 
 
-class IrregularityInfo(serializers.Serializer):
+class IrregularityInfo(Document):
     kind = serializers.CharField()
     card = serializers.CharField()
     instruction = serializers.CharField()
 
 
-class RoundInfo(serializers.Serializer):
+class RoundInfo(Document):
     number = serializers.IntegerField()
     state = serializers.CharField()
     state_label = serializers.CharField()
@@ -140,14 +151,14 @@ class RoundInfo(serializers.Serializer):
     void_reason = serializers.CharField(allow_null=True)
 
 
-class DeckChangeInfo(serializers.Serializer):
+class DeckChangeInfo(Document):
     changed_at = serializers.DateTimeField()
     due_at = serializers.DateTimeField(allow_null=True)
     every_shoe = serializers.BooleanField()
     due = serializers.BooleanField()
 
 
-class TableState(serializers.Serializer):
+class TableState(Document):
     """Everything a dealer, the floor or surveillance needs to draw the table now."""
 
     table = TableInfo()
@@ -164,44 +175,67 @@ class TableState(serializers.Serializer):
     )
 
 
-READ_ERRORS: dict[int, Any] = {
+READ_ERRORS: dict[int, OpenApiResponse] = {
     401: OpenApiResponse(Error, "Not logged in: no session and no valid token."),
-    403: OpenApiResponse(Error, "Refused (e.g. a session request without its CSRF token)."),
+    403: OpenApiResponse(
+        Error, "Your role may not read tables (why), or a session request lacks its CSRF token."
+    ),
     404: OpenApiResponse(Error, "No such table."),
 }
-COMMAND_RESPONSES: dict[int, Any] = {
+COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
     200: OpenApiResponse(TableState, "Done: the whole table state after the change."),
     400: OpenApiResponse(Error, "Malformed input, or a required Idempotency-Key missing."),
     **READ_ERRORS,
-    403: OpenApiResponse(Error, "Your role may not do this (the action's message)."),
+    403: OpenApiResponse(Error, "Your role may not do this (the access policy's reason)."),
     409: OpenApiResponse(
         Error, "Refused by the rules, or the key was used for another command. Nothing changed."
     ),
 }
 
 
+@runtime_checkable
+class Command(Protocol):
+    """What the schema reads of a command view (``views.TableCommand``, which uses this module)."""
+
+    table_action: ClassVar[Callable[..., object]]
+    key_required: ClassVar[bool]
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Input: ...
+
+
 class CommandSchema(AutoSchema):
     """A table command: its input, the action's docstring, the key header, state or refusal."""
 
-    def get_operation_id(self) -> str:
-        return str(self.view.table_action.__name__)
+    @property
+    def command(self) -> Command:
+        """The command view described."""
+        if not isinstance(self.view, Command):
+            raise TypeError(f"{type(self.view).__name__} is not a table command.")
+        return self.view
 
-    def get_description(self) -> str:
-        doc = self.view.table_action.__doc__ or ""
+    def get_operation_id(self) -> str:
+        return self.command.table_action.__name__
+
+    # drf-spectacular's AutoSchema takes no path and method here (and ignores the same error).
+    def get_description(self) -> str:  # type: ignore[override]
+        doc = self.command.table_action.__doc__ or ""
         return " ".join(doc.split())
 
     def get_tags(self) -> list[str]:
         return ["commands"]
 
-    def get_request_serializer(self) -> Any:
-        serializer = self.view.get_serializer()
+    def get_request_serializer(self) -> Input | None:
+        serializer = self.command.get_serializer()
         return serializer if serializer.fields else None
 
-    def get_response_serializers(self) -> Any:
+    # drf-spectacular takes the responses by status too, though its hint says one serializer.
+    def get_response_serializers(self) -> dict[int, OpenApiResponse]:  # type: ignore[override]
         return COMMAND_RESPONSES
 
-    def get_override_parameters(self) -> list[Any]:
-        required = self.view.key_required
+    def get_override_parameters(
+        self,
+    ) -> list[OpenApiParameter | serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:
+        required = self.command.key_required
         return [
             OpenApiParameter(
                 HEADER,

@@ -14,19 +14,20 @@ from typing import Any
 from rest_framework import serializers
 
 from baccarat.cards import Card, CardError
+from baccarat.irregularities import IrregularityKind
 from baccarat.profiles import PROFILES
 from baccarat.shoe import ShuffleStep
 from baccarat.wagertypes import WagerType
-from tablegame.actions.irregularities import KINDS
 from tablegame.models import Table
 
 WAGER_TYPES = [(t.value, t.label) for t in WagerType]
-RIDES = [(WagerType.PLAYER.value, "Player"), (WagerType.BANKER.value, "Banker")]
+RIDES = [(t.value, t.label) for t in (WagerType.PLAYER, WagerType.BANKER)]
+IRREGULARITY_KINDS = [(k.value, k.label) for k in IrregularityKind]
 
 
-def money(**kwargs: Any) -> serializers.DecimalField:
+def money(help_text: str | None = None) -> serializers.DecimalField:
     """An amount in dollars and cents, as a JSON string ("100.00") or number."""
-    return serializers.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+    return serializers.DecimalField(max_digits=12, decimal_places=2, help_text=help_text)
 
 
 class CardField(serializers.CharField):
@@ -44,7 +45,7 @@ class CardField(serializers.CharField):
         return text
 
 
-def plain_json(value: Any) -> Any:
+def plain_json(value: object) -> object:
     """``value`` with every Decimal as a string: the event record takes plain JSON only."""
     if isinstance(value, Decimal):
         return str(value)
@@ -55,17 +56,24 @@ def plain_json(value: Any) -> Any:
     return value
 
 
-class NoInput(serializers.Serializer):
+# A request body: only validated into an action's keyword arguments, never read from an object
+# (hence no instance type). A comment, not a docstring: each input would inherit it as its
+# description in the schema.
+class Input(serializers.Serializer[None]):
+    pass
+
+
+class NoInput(Input):
     """The command takes no body."""
 
 
-class SitInput(serializers.Serializer):
+class SitInput(Input):
     player = serializers.CharField(
         max_length=100, help_text="The player's name or a description, e.g. 'Red scarf'."
     )
 
 
-class RulesInput(serializers.Serializer):
+class RulesInput(Input):
     profile = serializers.ChoiceField(
         choices=[(name, p.title) for name, p in PROFILES.items()],
         help_text="The rules profile (preset) the Rules Submission starts from.",
@@ -82,17 +90,17 @@ class RulesInput(serializers.Serializer):
         required=False, allow_null=True, default=None, help_text="Default: now."
     )
 
-    def validate_options(self, value: dict[str, Any]) -> dict[str, Any]:
-        return plain_json(value)
+    def validate_options(self, value: dict[str, object]) -> dict[str, object]:
+        return {name: plain_json(option) for name, option in value.items()}
 
 
-class LimitInput(serializers.Serializer):
+class LimitInput(Input):
     wager = serializers.ChoiceField(choices=WAGER_TYPES)
     minimum = money()
     maximum = money()
 
 
-class ReceiveDecksInput(serializers.Serializer):
+class ReceiveDecksInput(Input):
     decks = serializers.IntegerField(min_value=1, max_value=99)
     automatic_shuffler = serializers.BooleanField(required=False, default=False)
     preinspected = serializers.BooleanField(
@@ -104,7 +112,7 @@ class ReceiveDecksInput(serializers.Serializer):
     )
 
 
-class ShuffleInput(serializers.Serializer):
+class ShuffleInput(Input):
     steps = serializers.ListField(
         child=serializers.ChoiceField(choices=[s.value for s in ShuffleStep]),
         required=False,
@@ -125,7 +133,7 @@ def seats(help_text: str) -> serializers.ListField:
     )
 
 
-class CutInput(serializers.Serializer):
+class CutInput(Input):
     seat = serializers.IntegerField(
         min_value=1, allow_null=True, help_text="The seat that cuts; null when the dealer cuts."
     )
@@ -134,43 +142,43 @@ class CutInput(serializers.Serializer):
     declined = seats("Seats offered the cut before, which declined.")
 
 
-class ReasonInput(serializers.Serializer):
+class ReasonInput(Input):
     reason = serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False)
 
 
-class BurnInput(serializers.Serializer):
+class BurnInput(Input):
     first_card = CardField(help_text="The card exposed; as many as its face value are burned.")
 
 
-class CuratorInput(serializers.Serializer):
+class CuratorInput(Input):
     seat = serializers.IntegerField(
         min_value=1, allow_null=True, help_text="The seat taking the shoe; null: the dealer."
     )
     declined = seats("Seats offered the shoe before, which declined.")
 
 
-class PassShoeInput(serializers.Serializer):
+class PassShoeInput(Input):
     ordered = serializers.BooleanField(
         required=False, default=False, help_text="On the order of the dealer or a floorperson."
     )
 
 
-class RespreadInput(serializers.Serializer):
+class RespreadInput(Input):
     face_up = serializers.BooleanField(
         required=False, default=False, help_text="A player asked for the cards face up."
     )
 
 
-class RelinquishInput(serializers.Serializer):
+class RelinquishInput(Input):
     hand = serializers.ChoiceField(choices=("player", "banker"))
 
 
-class PlayerDealerInput(serializers.Serializer):
+class PlayerDealerInput(Input):
     seat = serializers.IntegerField(min_value=1)
     declined = seats("Seats offered the position before, which declined.")
 
 
-class WagerInput(serializers.Serializer):
+class WagerInput(Input):
     seat = serializers.IntegerField(min_value=1)
     type = serializers.ChoiceField(choices=WAGER_TYPES, source="wager")
     amount = money(help_text='Dollars and cents, e.g. "100.00".')
@@ -183,20 +191,20 @@ class WagerInput(serializers.Serializer):
     )
 
 
-class WithdrawInput(serializers.Serializer):
+class WithdrawInput(Input):
     seat = serializers.IntegerField(min_value=1)
     type = serializers.ChoiceField(choices=WAGER_TYPES, source="wager")
 
 
-class BankInput(serializers.Serializer):
+class BankInput(Input):
     bank = money(help_text="The player-dealer's bank for this hand.")
 
 
-class CardInput(serializers.Serializer):
+class CardInput(Input):
     card = CardField(help_text="The card just dealt; the rules decide which hand it goes to.")
 
 
-class HouseMoneyInput(serializers.Serializer):
+class HouseMoneyInput(Input):
     rides = serializers.DictField(
         child=serializers.ChoiceField(choices=RIDES, allow_null=True),
         required=False,
@@ -211,15 +219,15 @@ class HouseMoneyInput(serializers.Serializer):
             raise serializers.ValidationError('Key the rides by seat number, e.g. "1".') from None
 
 
-class IrregularityInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=KINDS)
+class IrregularityInput(Input):
+    kind = serializers.ChoiceField(choices=IRREGULARITY_KINDS)
     card = CardField()
     disclosed = serializers.BooleanField(
         required=False, default=False, help_text="The card was seen by the players."
     )
 
 
-class TableSummary(serializers.Serializer):
+class TableSummary(serializers.Serializer[Table]):
     """A line of the floor: the table and the game it is dealt under now."""
 
     id = serializers.IntegerField()

@@ -5,15 +5,24 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.urls import path
 
 from tablegame import actions as a
 from tablegame.api import serializers as s
-from tablegame.api.views import TableDetail, TableList, command
+from tablegame.api.views import TableDetail, TableList, action_name, command
 
 app_name = "api"
 
-KEY = {"key_required": True}
+
+class _Key(TypedDict):
+    """``command(..., **KEY)``: the command must carry an ``Idempotency-Key``."""
+
+    key_required: bool
+
+
+KEY: _Key = {"key_required": True}
 
 COMMANDS = [
     ("open/", command(a.open_table)),
@@ -57,7 +66,7 @@ urlpatterns = [
     path("tables/", TableList.as_view(), name="tables"),
     path("tables/<int:table_id>/", TableDetail.as_view(), name="table"),
     *(
-        path(f"tables/<int:table_id>/{route}", view, name=view.view_class.table_action.__name__)
+        path(f"tables/<int:table_id>/{route}", view, name=action_name(view))
         for route, view in COMMANDS
     ),
 ]

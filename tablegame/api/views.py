@@ -2,13 +2,14 @@
 
 A command view names its action and its input serializer and nothing else: the serializer's
 validated data and the URL's numbers (``seat``, ``marker_id``) are the action's keyword arguments.
-Roles are checked by the actions themselves (``NotAllowed`` answers 403).
+Who may is asked of ``casino.access`` (``permissions.Policy``, before the body is read); the
+actions ask it again, and check what is not about the role (``NotAllowed`` answers 403).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
@@ -17,18 +18,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import access
 from tablegame.api import serializers as inputs
 from tablegame.api.commands import command_name, run_command
 from tablegame.api.errors import DecimalJSONParser
+from tablegame.api.permissions import Policy
 from tablegame.api.schema import READ_ERRORS, CommandSchema, TableState
 from tablegame.models import Table
 from tablegame.selectors import table_state
 
+if TYPE_CHECKING:
+    from rest_framework.views import AsView, GenericView
+
 
 @extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **READ_ERRORS})
-class TableList(generics.ListAPIView):
+class TableList(generics.ListAPIView[Table]):
     """Every table on the floor, with the game it is dealt under now."""
 
+    access = "api:tables"
+    permission_classes = (Policy,)
     serializer_class = inputs.TableSummary
     queryset = Table.objects.select_related("pit").prefetch_related("rules_history")
 
@@ -37,6 +45,9 @@ class TableList(generics.ListAPIView):
 class TableDetail(APIView):
     """The whole state of one table: seats, limits, shoe, the round and what comes next."""
 
+    access = "api:table"
+    permission_classes = (Policy,)
+
     def get(self, request: Request, table_id: int) -> Response:
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
@@ -44,14 +55,21 @@ class TableDetail(APIView):
         return Response(table_state(table))
 
 
-class TableCommand(generics.GenericAPIView):
+class TableCommand(APIView):
     """Base of every command: validate the body, run the one action, answer the table state."""
 
-    table_action: ClassVar[Callable[..., Any]]
-    serializer_class = inputs.NoInput
+    table_action: ClassVar[Callable[..., object]]
+    access: ClassVar[str]
+    permission_classes = (Policy,)
+    serializer_class: ClassVar[type[inputs.Input]] = inputs.NoInput
     key_required: ClassVar[bool] = False
-    parser_classes: ClassVar[list[type[Any]]] = [DecimalJSONParser]
+    parser_classes = (DecimalJSONParser,)
     schema = CommandSchema()
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> inputs.Input:
+        """The command's input (drf-spectacular reads it too, as of a generic view)."""
+        kwargs.setdefault("context", {"request": self.request, "view": self})
+        return self.serializer_class(*args, **kwargs)
 
     def post(self, request: Request, table_id: int, **where: int) -> Response:
         body = self.get_serializer(data=request.data)
@@ -62,23 +80,38 @@ class TableCommand(generics.GenericAPIView):
             request,
             table_id=table_id,
             command=command_name(action.__name__, arguments),
-            act=lambda table: action(table, actor=request.user, **arguments),
+            act=lambda table, actor: action(table, actor=actor, **arguments),
             key_required=self.key_required,
         )
 
 
 def command(
-    action: Callable[..., Any], body: type[Any] = inputs.NoInput, *, key_required: bool = False
-) -> Callable[..., Any]:
-    """The view of one action (for ``urls.py``)."""
-    view = type(
-        "".join(part.title() for part in action.__name__.split("_")),
-        (TableCommand,),
-        {
-            "table_action": staticmethod(action),
-            "serializer_class": body,
-            "key_required": key_required,
-            "__doc__": action.__doc__,
-        },
+    action: Callable[..., object],
+    body: type[inputs.Input] = inputs.NoInput,
+    *,
+    key_required: bool = False,
+) -> AsView[GenericView]:
+    """The view of one action (for ``urls.py``); its access rule must exist."""
+    what = f"command:{action.__name__}"
+    access.rule(what)  # a command without its rule fails as urls.py is imported
+    required = key_required
+
+    class Command(TableCommand):
+        __doc__ = action.__doc__
+        table_action = staticmethod(action)
+        access = what
+        serializer_class = body
+        key_required = required
+
+    Command.__name__ = Command.__qualname__ = "".join(
+        part.title() for part in action.__name__.split("_")
     )
-    return view.as_view()
+    return Command.as_view()
+
+
+def action_name(view: AsView[GenericView]) -> str:
+    """The name of the action a command view runs: its URL name."""
+    command_view = view.view_class
+    if not issubclass(command_view, TableCommand):
+        raise TypeError(f"{command_view.__name__} is not a table command.")
+    return command_view.table_action.__name__

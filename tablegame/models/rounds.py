@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Self, TypedDict, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -13,15 +14,27 @@ from baccarat.drawing import Coup
 from tablegame.models.shoes import Shoe
 from tablegame.models.tables import Table, TableRules, wager_type_choices
 
-MONEY = {"max_digits": 12, "decimal_places": 2}
+
+class Money(TypedDict):
+    """The size of every money column: up to 9,999,999,999.99."""
+
+    max_digits: int
+    decimal_places: int
+
+
+MONEY: Money = {"max_digits": 12, "decimal_places": 2}
 
 
 #: A round in one of these states is the one in play at its table.
 ACTIVE_ROUND_STATES = ("betting", "dealing", "house_money", "complete")
 
 
-class RoundQuerySet(models.QuerySet["Round"]):
-    def active(self) -> RoundQuerySet:
+#: A row of the query: the round, with what ``annotate()`` adds.
+_RoundRow = TypeVar("_RoundRow", bound="Round", covariant=True)
+
+
+class RoundQuerySet(models.QuerySet[_RoundRow, _RoundRow]):
+    def active(self) -> Self:
         """Rounds in play: taking wagers, dealing, House Money, or waiting to be settled."""
         return self.filter(state__in=ACTIVE_ROUND_STATES)
 

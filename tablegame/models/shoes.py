@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
+from typing import Self, TypeVar
 
 from django.conf import settings
 from django.db import models
@@ -11,7 +13,12 @@ from django.utils import timezone
 from baccarat.cards import Card, full_deck
 from baccarat.composition import Composition
 from baccarat.seating import cut_offer_order, recut_order
+from tablegame.errors import ActionError
 from tablegame.models.tables import Table
+
+
+class CardNotInShoe(ActionError):
+    """A card the shoe cannot hold: every one of it has been seen, or the shoe is empty."""
 
 
 def fresh_counts(decks: int) -> dict[str, int]:
@@ -19,8 +26,12 @@ def fresh_counts(decks: int) -> dict[str, int]:
     return {str(card): decks for card in full_deck()}
 
 
-class ShoeQuerySet(models.QuerySet["Shoe"]):
-    def current(self) -> ShoeQuerySet:
+#: A row of the query: the shoe, with what ``annotate()`` adds.
+_ShoeRow = TypeVar("_ShoeRow", bound="Shoe", covariant=True)
+
+
+class ShoeQuerySet(models.QuerySet[_ShoeRow, _ShoeRow]):
+    def current(self) -> Self:
         """Shoes not finished, the latest first: a table's first is its current shoe."""
         return self.exclude(state="finished").order_by("-number")
 
@@ -100,6 +111,18 @@ class Shoe(models.Model):
         """Cards still physically in the shoe: unseen cards less those burned face down."""
         return self.cards_left - self.burned
 
+    def take(self, card: Card) -> None:
+        """Take a seen card out of the count (unsaved); refuse a card the shoe cannot hold."""
+        code = str(card)
+        if self.remaining.get(code, 0) <= 0:
+            raise CardNotInShoe(
+                f"There is no {code} left in this shoe: its {self.decks} decks hold {self.decks} "
+                "and all have been seen. Check the card."
+            )
+        if self.cards_left <= 0:
+            raise CardNotInShoe("The shoe is empty.")
+        self.remaining[code] -= 1
+
     def cut_offer(self) -> list[int]:
         """The seats to offer the cut to, in order (a recut follows the table's recut option).
 
@@ -132,7 +155,7 @@ class DeckChange(models.Model):
     def __str__(self) -> str:
         return f"{self.table}: decks changed {self.changed_at:%Y-%m-%d %H:%M}"
 
-    def is_due(self, now: object = None) -> bool:
+    def is_due(self, now: datetime.datetime | None = None) -> bool:
         """Whether the decks must be replaced now."""
         moment = now or timezone.now()
         return self.due_at is not None and moment >= self.due_at

@@ -51,3 +51,39 @@ def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser)
     game = Round.objects.get(table=table)
     assert game.state == Round.State.SETTLED
     assert [c.code for c in game.cards.order_by("position")] == ["4H", "9C", "2S", "KS"]
+
+
+def test_the_tablet_offers_the_tables_wagers_by_the_engines_labels_in_layout_order(
+    floor_staff, live_server, browser
+):
+    table = ready_table("ma-big-ez", floor_staff["dealer"], floor_staff["floor"])
+    offered = [t.label for t in table.rules.offered_wagers]
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page.click("text=Place your bets: open the round")
+    page.wait_for_selector("#next-title:text-is('Place your bets')")
+    page.click(".seat:has(.seat-no:text-is('2'))")
+    shown = page.locator("#w-type option").all_inner_texts()
+    assert shown == offered
+    assert shown[:4] == ["Player", "Banker", "Tie", "Dragon Bonus on Player"]
+    assert shown[-1] == "Royal 9 Progressive"
+    page.select_option("#w-type", "dragon_bonus_player")
+    page.fill("#w-amount", "100")
+    page.click("text=Take the wager")
+    page.wait_for_selector(".wager:text('Dragon Bonus on Player $100.00')")
+    page.click("text=No more bets")
+    page.wait_for_selector("#card-pad:not([hidden])")
+    ink, paper = page.eval_on_selector(
+        "#ranks button", "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]"
+    )
+    assert ink != paper  # the keypad's ranks can be read
+    page.click("#card-pad summary")
+    assert page.locator("#irregular-actions button").all_inner_texts() == [
+        "Card drawn in error, not seen",
+        "Card drawn in error, seen",
+        "Unauthorized Player third card, not seen",
+        "Unauthorized Player third card, seen",
+        "Card found face up",
+    ]
+    shot(page, "dealer-tablet-1024")

@@ -343,3 +343,24 @@ def test_the_tie_commission_is_25_percent_and_no_other_rate(rate: str) -> None:
 def test_a_shoe_of_fewer_than_six_decks_is_refused(name: str) -> None:
     with pytest.raises(RulesError, match="deck"):
         rules_submission(name, {"decks": [4, 8]})
+
+
+def test_a_table_lists_the_wagers_it_offers_in_the_order_of_the_layout():
+    assert PROFILES["ma-big-ez"].offered_wagers == (
+        W.PLAYER,
+        W.BANKER,
+        W.TIE,
+        W.DRAGON_BONUS_PLAYER,
+        W.DRAGON_BONUS_BANKER,
+        W.DRAGON7,
+        W.PANDA8,
+        W.HOUSE_MONEY,
+        W.ROYAL9,
+    )
+    assert PROFILES["mini-pairs"].offered_wagers == (
+        W.PLAYER,
+        W.BANKER,
+        W.TIE,
+        W.PLAYER_PAIR,
+        W.BANKER_PAIR,
+    )

@@ -1,0 +1,79 @@
+/* What the page scripts share to talk to the server: the CSRF token from the csrftoken cookie,
+   a fresh Idempotency-Key per command, and requests whose refusal comes back in the server's
+   words (its {"error": "..."}). Included before the page's own script.
+
+   Use
+     Http.post(url, body, { key })  a command: JSON body, X-CSRFToken, Idempotency-Key (a fresh
+                                    one unless `key` is given: pass the same key to retry a tap)
+     Http.getJSON(url)              a JSON document
+     Http.getText(url)              an HTML fragment
+   Each resolves to { ok, status, data, error, loggedOut } and never rejects: `data` is the
+   parsed answer (or the text), `error` the server's message or one in words when it gave none
+   (status 0: no answer at all), `loggedOut` true when the request was sent to the login form.
+     Http.newKey()        a new Idempotency-Key (crypto.randomUUID, or a random string without it)
+     Http.cookie(name)    a cookie's value, or "" */
+"use strict";
+
+(function () {
+  const NO_ANSWER = "No answer from the server: check the connection, then try again.";
+
+  function cookie(name) {
+    const found = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+    return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
+  }
+
+  function newKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") {
+      return window.crypto.randomUUID();  // only in secure contexts (https:, localhost)
+    }
+    const random = () => Math.random().toString(16).slice(2, 10).padEnd(8, "0");
+    return `${Date.now().toString(16)}-${random()}-${random()}-${random()}`;
+  }
+
+  async function request(url, init, read) {
+    let response;
+    try {
+      response = await fetch(url, { credentials: "same-origin", cache: "no-store", ...init });
+    } catch (error) {
+      return { ok: false, status: 0, data: null, error: NO_ANSWER, loggedOut: false };
+    }
+    const loggedOut = response.redirected && new URL(response.url).pathname.startsWith("/login/");
+    let data = null;
+    try {
+      data = read === "text" ? await response.text() : await response.json();
+    } catch (error) {
+      data = null;  // not JSON: an error page, or the login form
+    }
+    const ok = response.ok && !loggedOut;
+    let message = null;
+    if (loggedOut) message = "You are logged out: log in again.";
+    else if (!ok) {
+      message = (data && typeof data === "object" && data.error)
+        || `The server refused (${response.status}).`;
+    }
+    return { ok, status: response.status, data, error: message, loggedOut };
+  }
+
+  function getJSON(url) {
+    return request(url, { headers: { Accept: "application/json" } }, "json");
+  }
+
+  function getText(url) {
+    return request(url, { headers: { Accept: "text/html" } }, "text");
+  }
+
+  function post(url, body = {}, { key = newKey() } = {}) {
+    return request(url, {
+      method: "POST",
+      headers: {
+        Accept: "application/json",
+        "Content-Type": "application/json",
+        "X-CSRFToken": cookie("csrftoken"),
+        "Idempotency-Key": key,
+      },
+      body: JSON.stringify(body),
+    }, "json");
+  }
+
+  window.Http = { post, getJSON, getText, newKey, cookie };
+})();

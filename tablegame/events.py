@@ -1,0 +1,800 @@
+"""The kinds of event a table records, each with its typed payload, title and sentence.
+
+Every action of ``tablegame.actions`` builds one of these payloads and hands it to
+``actions.common.record``; the surveillance review reads the stored event back through
+``casino.events.payload_of`` into the same class and tells it with :attr:`~Payload.title` and
+:meth:`~Payload.describe`. A field renamed here is renamed for the writer and the reader at once,
+and an event stored under the old name fails ``payload_of`` (and its test) instead of showing
+as an empty line in a review.
+
+Money is ``Decimal`` (stored as a string), seats and round numbers ``int`` (the dealer's seat is
+``None`` where a seat may be the dealer's), wagers, hands, results and dispositions the rules
+engine's enums (stored by value). A round is named by its number within its shoe.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from baccarat.cards import Card, CardError
+from baccarat.cutcard import ShoeCall
+from baccarat.drawing import Expect
+from baccarat.irregularities import Disposition, IrregularityKind
+from baccarat.outcome import Hand, Winner
+from baccarat.royal9 import Royal9Award
+from baccarat.settlement import Action as StepAction
+from baccarat.wagers import Result
+from baccarat.wagertypes import WagerType
+from casino.events import KINDS, Payload, event_kind
+
+
+class TableEvent(StrEnum):
+    """Kinds of event of a table, stored as ``Event.action`` in the table's chain."""
+
+    # The table, its seats and its rules
+    TABLE_OPENED = "table_opened"
+    TABLE_CLOSED = "table_closed"
+    PLAYER_SEATED = "player_seated"
+    PLAYER_LEFT = "player_left"
+    RULES_FILED = "rules_filed"
+    LIMIT_SET = "limit_set"
+    CURATOR_TAKEN = "curator_taken"
+    SHOE_PASSED = "shoe_passed"
+    PLAYER_DEALER_TAKEN = "player_dealer_taken"
+    PLAYER_DEALER_ROTATES = "player_dealer_rotates"
+    # The decks and the shoe
+    DECKS_RECEIVED = "decks_received"
+    DECKS_INSPECTED = "decks_inspected"
+    INSPECTION_VERIFIED = "inspection_verified"
+    DECKS_SPREAD = "decks_spread"
+    DECKS_WASHED = "decks_washed"
+    SHUFFLED = "shuffled"
+    SHUFFLE_VERIFIED = "shuffle_verified"
+    IDLE_RESPREAD = "idle_respread"
+    CUT = "cut"
+    RECUT_ORDERED = "recut_ordered"
+    BURNED = "burned"
+    CUT_CARD_OUT = "cut_card_out"
+    SHOE_CALL = "shoe_call"
+    SHOE_ENDED = "shoe_ended"
+    # A round
+    ROUND_OPENED = "round_opened"
+    WAGER_PLACED = "wager_placed"
+    WAGER_CHANGED = "wager_changed"
+    WAGER_WITHDRAWN = "wager_withdrawn"
+    PLAYER_DEALER_BANK = "player_dealer_bank"
+    NO_MORE_BETS = "no_more_bets"
+    CARDS_RELINQUISHED = "cards_relinquished"
+    CARD_DEALT = "card_dealt"
+    IRREGULARITY = "irregularity"
+    HOUSE_MONEY_SETTLED = "house_money_settled"
+    ROUND_SETTLED = "round_settled"
+    PROGRESSIVE_HIT = "progressive_hit"
+    ROUND_VOID = "round_void"
+    # Deferred vigorish
+    VIGORISH_COLLECTED = "vigorish_collected"
+    VIGORISH_FORM_REQUESTED = "vigorish_form_requested"
+
+
+HANDS = {
+    "player": "Player's hand",
+    "banker": "Banker's hand",
+    "discard": "discard rack",
+    "next_hand": "next hand (held)",
+}
+SHOE_CALLS = {"last_hand": "The next round is the last of the shoe", "shoe_over": "Shoe over"}
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(code: str) -> str:
+    """Rank and suit symbol, ``10♦`` for ``TD``; a code that is no card is shown as it is."""
+    try:
+        card = Card.parse(code)
+    except CardError:
+        return code
+    rank = "10" if card.rank.symbol == "T" else card.rank.symbol
+    return rank + SUITS[card.suit.value]
+
+
+def _money(amount: Decimal) -> str:
+    return f"${amount}"
+
+
+def _seat_name(seat: int | None) -> str:
+    return "the dealer" if seat in (None, 0) else f"seat {seat}"
+
+
+def _declined(seats: tuple[int, ...]) -> str:
+    if not seats:
+        return ""
+    return f" (declined: seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))})"
+
+
+def _wins(winner: Winner) -> str:
+    return "Tie" if winner is Winner.TIE else f"{winner.value.title()} wins"
+
+
+class TablePayload(Payload):
+    """Base of the payloads of a table's events."""
+
+    kind: ClassVar[TableEvent]
+
+    @property
+    def round_number(self) -> int | None:
+        """The number (within its shoe) of the round the event belongs to, if any."""
+        number = getattr(self, "round", None)
+        return number if isinstance(number, int) else None
+
+
+# --- Records inside a payload ------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class StepRecord:
+    """One settlement step in legal order, as the dealer does it."""
+
+    action: StepAction
+    seat: int
+    wager: WagerType | None
+    amount: Decimal
+    phase: str
+    """``fees``, ``house_money`` or ``round``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class WagerRecord:
+    """How one wager was settled: every figure the review shows of it."""
+
+    seat: int
+    wager: WagerType
+    result: Result
+    payout: Decimal
+    vigorish: Decimal
+    """Commission collected or marked on the win."""
+    returned: Decimal
+    """Staked money given back (a push, or what a player-dealer's bank did not cover)."""
+    ridden: Decimal
+    """House Money: the payout let ride."""
+    fee: Decimal
+    """California collection fee."""
+    award: Royal9Award | None
+    ride: WagerType | None
+    """House Money: the wager its payout rides on."""
+
+
+# --- The table ---------------------------------------------------------------------------------
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class TableOpened(TablePayload):
+    kind = TableEvent.TABLE_OPENED
+    title = "Table opened"
+
+    profile: str
+    """The Rules Submission the table opens under (a preset name)."""
+
+    def describe(self) -> str:
+        return f"Open for gaming under the {self.profile} rules"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class TableClosed(TablePayload):
+    kind = TableEvent.TABLE_CLOSED
+    title = "Table closed"
+
+    def describe(self) -> str:
+        return "Closed for gaming"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class PlayerSeated(TablePayload):
+    kind = TableEvent.PLAYER_SEATED
+    title = "Player seated"
+
+    seat: int
+    player: str
+
+    def describe(self) -> str:
+        return f"Seat {self.seat}: {self.player}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class PlayerLeft(TablePayload):
+    kind = TableEvent.PLAYER_LEFT
+    title = "Player left"
+
+    seat: int
+    player: str
+
+    def describe(self) -> str:
+        return f"Seat {self.seat}: {self.player}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RulesFiled(TablePayload):
+    kind = TableEvent.RULES_FILED
+    title = "Rules filed"
+
+    profile: str
+    options: dict[str, Any]
+    """The options that differ from the preset, as plain JSON."""
+    effective_at: str
+    """ISO 8601 instant."""
+
+    def describe(self) -> str:
+        options = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(self.options.items()))
+        return (
+            f"The {self.profile} rules"
+            + (f" with {options}" if options else "")
+            + f", effective {self.effective_at}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class LimitSet(TablePayload):
+    kind = TableEvent.LIMIT_SET
+    title = "Limit set"
+
+    wager: WagerType
+    minimum: Decimal
+    maximum: Decimal
+
+    def describe(self) -> str:
+        return f"{self.wager.label}: {_money(self.minimum)} to {_money(self.maximum)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class CuratorTaken(TablePayload):
+    kind = TableEvent.CURATOR_TAKEN
+    title = "Shoe taken"
+
+    seat: int | None
+    """None: the dealer holds the shoe."""
+    declined: tuple[int, ...]
+    """The seats offered the shoe before, that declined it."""
+
+    def describe(self) -> str:
+        return f"{_seat_name(self.seat).capitalize()} holds the shoe{_declined(self.declined)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ShoePassed(TablePayload):
+    kind = TableEvent.SHOE_PASSED
+    title = "Shoe passed"
+
+    seat: int
+    ordered: bool
+    """Passed on the order of the dealer or a floorperson."""
+    reason: str = ""
+    """Why the rules made the curator pass ("Banker's hand lost"); empty when by choice."""
+
+    def describe(self) -> str:
+        why = self.reason or ("ordered" if self.ordered else "by choice")
+        return f"{_seat_name(self.seat).capitalize()} passes the shoe ({why})"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class PlayerDealerTaken(TablePayload):
+    kind = TableEvent.PLAYER_DEALER_TAKEN
+    title = "Player-dealer taken"
+
+    seat: int
+    declined: tuple[int, ...]
+
+    def describe(self) -> str:
+        return f"Seat {self.seat} is the player-dealer{_declined(self.declined)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class PlayerDealerRotates(TablePayload):
+    kind = TableEvent.PLAYER_DEALER_ROTATES
+    title = "Player-dealer rotates"
+
+    seat: int
+    offered_to: int | None
+
+    def describe(self) -> str:
+        return f"From {_seat_name(self.seat)} to {_seat_name(self.offered_to)}"
+
+
+# --- The decks and the shoe --------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ShoeStep(TablePayload):
+    """A step of readying or ending a shoe that holds nothing but the shoe's number."""
+
+    shoe: int
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DecksReceived(TablePayload):
+    kind = TableEvent.DECKS_RECEIVED
+    title = "Decks received"
+
+    shoe: int
+    decks: int
+    automatic_shuffler: bool
+    preinspected: bool
+    new_decks: bool
+    back_colour: str
+
+    def describe(self) -> str:
+        facts = [
+            "new" if self.new_decks else "in use",
+            *(["for the automatic shuffler"] if self.automatic_shuffler else []),
+            *(["pre-inspected"] if self.preinspected else []),
+            *([f"backs {self.back_colour}"] if self.back_colour else []),
+        ]
+        return f"Shoe {self.shoe}: {self.decks} decks, {', '.join(facts)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DecksInspected(ShoeStep):
+    kind = TableEvent.DECKS_INSPECTED
+    title = "Decks inspected"
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: the dealer inspected the decks for defects"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class InspectionVerified(ShoeStep):
+    kind = TableEvent.INSPECTION_VERIFIED
+    title = "Inspection verified"
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: the inspection of the decks verified"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DecksSpread(ShoeStep):
+    kind = TableEvent.DECKS_SPREAD
+    title = "Decks spread"
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: spread face up by deck, suit and sequence"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DecksWashed(ShoeStep):
+    kind = TableEvent.DECKS_WASHED
+    title = "Decks washed"
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: turned face down, washed and stacked"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class Shuffled(TablePayload):
+    kind = TableEvent.SHUFFLED
+    title = "Shuffled"
+
+    shoe: int
+    steps: tuple[str, ...]
+    """The steps of a shuffle by hand in order (``plug``, ``riffle``...), or ``machine``."""
+
+    def describe(self) -> str:
+        if self.steps == ("machine",):
+            return f"Shoe {self.shoe}: in the automatic shuffler"
+        return f"Shoe {self.shoe}: by hand, {', '.join(self.steps)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ShuffleVerified(ShoeStep):
+    kind = TableEvent.SHUFFLE_VERIFIED
+    title = "Shuffle verified"
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: the feathered stack shows no uneven distribution"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class IdleRespread(TablePayload):
+    kind = TableEvent.IDLE_RESPREAD
+    title = "Idle cards spread again"
+
+    shoe: int
+    next_shoe: int
+    face_up: bool
+
+    def describe(self) -> str:
+        how = "face up, as a player asked" if self.face_up else "face down"
+        return f"Shoe {self.shoe}: no gaming activity, spread again {how}; shoe {self.next_shoe}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class Cut(TablePayload):
+    kind = TableEvent.CUT
+    title = "Cards cut"
+
+    shoe: int
+    seat: int | None
+    """None: the dealer cut."""
+    declined: tuple[int, ...]
+    position: int
+    """Where the cut was made, in cards from the top."""
+    cover_from_back: int
+    """Where the cut card went, in cards from the back."""
+
+    def describe(self) -> str:
+        return (
+            f"Shoe {self.shoe}: cut by {_seat_name(self.seat)} at card {self.position}, "
+            f"the cut card {self.cover_from_back} from the back{_declined(self.declined)}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RecutOrdered(TablePayload):
+    kind = TableEvent.RECUT_ORDERED
+    title = "Recut ordered"
+
+    shoe: int
+    reason: str
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: to be cut again" + (f": {self.reason}" if self.reason else "")
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class Burned(TablePayload):
+    kind = TableEvent.BURNED
+    title = "Cards burned"
+
+    shoe: int
+    first_card: str
+    face_down: int
+    """How many more cards went to the discard rack face down: the first card's value."""
+
+    def describe(self) -> str:
+        return (
+            f"Shoe {self.shoe}: {card_label(self.first_card)} exposed, "
+            f"{self.face_down} more burned face down"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class CutCardOut(TablePayload):
+    kind = TableEvent.CUT_CARD_OUT
+    title = "Cut card out"
+
+    shoe: int
+    round: int
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe}: complete this hand, then last hand"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ShoeCallMade(TablePayload):
+    kind = TableEvent.SHOE_CALL
+    title = "Shoe call"
+
+    call: ShoeCall
+    round: int
+
+    def describe(self) -> str:
+        return SHOE_CALLS.get(self.call.value, self.call.value)
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ShoeEnded(ShoeStep):
+    kind = TableEvent.SHOE_ENDED
+    title = "Shoe ended"
+
+    def describe(self) -> str:
+        return f"Shoe {self.shoe} is done"
+
+
+# --- A round -----------------------------------------------------------------------------------
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RoundOpened(TablePayload):
+    kind = TableEvent.ROUND_OPENED
+    title = "Round opened"
+
+    shoe: int
+    round: int
+
+    def describe(self) -> str:
+        return f"Round {self.round} of shoe {self.shoe}: place your bets"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class WagerPlaced(TablePayload):
+    kind = TableEvent.WAGER_PLACED
+    title = "Wager placed"
+
+    round: int
+    seat: int
+    wager: WagerType
+    amount: Decimal
+    ride: WagerType | None
+    """House Money: the wager its payout is to ride on."""
+
+    def describe(self) -> str:
+        ride = f", riding on {self.ride.label}" if self.ride else ""
+        return f"Seat {self.seat}: {self.wager.label} {_money(self.amount)}{ride}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class WagerChanged(TablePayload):
+    kind = TableEvent.WAGER_CHANGED
+    title = "Wager changed"
+
+    round: int
+    seat: int
+    wager: WagerType
+    amount: Decimal
+    previous: Decimal
+    ride: WagerType | None = None
+
+    def describe(self) -> str:
+        ride = f", riding on {self.ride.label}" if self.ride else ""
+        return (
+            f"Seat {self.seat}: {self.wager.label} {_money(self.previous)} → "
+            f"{_money(self.amount)}{ride}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class WagerWithdrawn(TablePayload):
+    kind = TableEvent.WAGER_WITHDRAWN
+    title = "Wager withdrawn"
+
+    round: int
+    seat: int
+    wager: WagerType
+
+    def describe(self) -> str:
+        return f"Seat {self.seat}: {self.wager.label}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class PlayerDealerBank(TablePayload):
+    kind = TableEvent.PLAYER_DEALER_BANK
+    title = "Player-dealer's bank"
+
+    round: int
+    bank: Decimal
+
+    def describe(self) -> str:
+        return f"{_money(self.bank)} covers this hand's wagers"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class NoMoreBets(TablePayload):
+    kind = TableEvent.NO_MORE_BETS
+    title = "No more bets"
+
+    round: int
+    player_turner: int | None
+    """The seat handed the Player's cards; None: the dealer turns them."""
+    banker_turner: int | None
+
+    def describe(self) -> str:
+        return (
+            f"Player's cards turned by {_seat_name(self.player_turner)}, "
+            f"Banker's by {_seat_name(self.banker_turner)}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class CardsRelinquished(TablePayload):
+    kind = TableEvent.CARDS_RELINQUISHED
+    title = "Cards relinquished"
+
+    round: int
+    hand: Hand
+    seat: int
+    """Who gave up turning the cards."""
+    now: int | None
+    """Who turns them now; None: the dealer."""
+
+    def describe(self) -> str:
+        return (
+            f"{_seat_name(self.seat).capitalize()} gave up turning the "
+            f"{self.hand.value.title()}'s cards; now {_seat_name(self.now)}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class CardDealt(TablePayload):
+    kind = TableEvent.CARD_DEALT
+    title = "Card dealt"
+
+    round: int
+    card: str
+    """The card's code: ``TD``, ``7H``."""
+    hand: Hand
+    position: int
+    """Order drawn within the round, from 1."""
+    next: Expect
+    """What the rules call for next."""
+
+    def describe(self) -> str:
+        return f"Card {self.position}: {card_label(self.card)} to the {HANDS[self.hand.value]}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class IrregularityReported(TablePayload):
+    kind = TableEvent.IRREGULARITY
+    title = "Irregularity"
+
+    round: int
+    """The round being dealt; a simulated round it starts has the next number."""
+    irregularity: IrregularityKind = dataclasses.field(metadata={"key": "kind"})
+    """Stored as ``kind``."""
+    card: str
+    disclosed: bool
+    disposition: Disposition
+    extra_burn: int
+    instruction: str
+
+    def describe(self) -> str:
+        burn = ""
+        if self.extra_burn:
+            burn = f" ({self.extra_burn} more card{'s' if self.extra_burn != 1 else ''})"
+        return (
+            f"{self.irregularity.label.capitalize()}: {card_label(self.card)}{self.disclosure}, "
+            f"{self.disposition.label}{burn}. Instruction: {self.instruction}"
+        )
+
+    @property
+    def disclosure(self) -> str:
+        """Whether the card was seen, for the kinds where that decides the remedy."""
+        if self.irregularity is IrregularityKind.CARD_FACE_UP:
+            return ""  # seen by everyone by definition
+        return " (disclosed)" if self.disclosed else " (not disclosed)"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class HouseMoneySettled(TablePayload):
+    kind = TableEvent.HOUSE_MONEY_SETTLED
+    title = "House Money settled"
+
+    round: int
+    steps: tuple[StepRecord, ...]
+    wagers: tuple[WagerRecord, ...]
+    """Every House Money wager, settled on the first four cards."""
+
+    def describe(self) -> str:
+        return "Before any third card, in this order"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RoundSettled(TablePayload):
+    kind = TableEvent.ROUND_SETTLED
+    title = "Round settled"
+
+    round: int
+    winner: Winner
+    player_total: int
+    banker_total: int
+    tags: tuple[str, ...]
+    """Naturals, Dragon 7, Panda 8, pairs (``baccarat.outcome.Outcome.tags``)."""
+    announcement: str
+    """What the dealer called: "Banker wins, 9 over 6"."""
+    steps: tuple[StepRecord, ...]
+    """The steps of this settlement (House Money's are in its own event)."""
+    wagers: tuple[WagerRecord, ...]
+    """Every wager but House Money, as settled."""
+
+    def describe(self) -> str:
+        return f"{self.announcement or _wins(self.winner)}; settled in this order"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ProgressiveHit(TablePayload):
+    kind = TableEvent.PROGRESSIVE_HIT
+    title = "Progressive hit"
+
+    round: int
+    seat: int
+    meter: str
+    """``star``, ``spade`` or ``heart``."""
+    paid: Decimal
+
+    def describe(self) -> str:
+        return f"Seat {self.seat}: the {self.meter.title()} meter paid {_money(self.paid)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RoundVoid(TablePayload):
+    kind = TableEvent.ROUND_VOID
+    title = "Round void"
+
+    round: int
+    reason: str
+    steps: tuple[StepRecord, ...] = ()
+    """Every wager returned, in order."""
+
+    def describe(self) -> str:
+        return f"Wagers returned: {self.reason}"
+
+
+# --- Deferred vigorish -------------------------------------------------------------------------
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishCollected(TablePayload):
+    kind = TableEvent.VIGORISH_COLLECTED
+    title = "Marked commission collected"
+
+    seat: int
+    amount: Decimal
+    marker: int
+
+    def describe(self) -> str:
+        return f"Seat {self.seat}: {_money(self.amount)} collected; the marker comes off"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormRequested(TablePayload):
+    kind = TableEvent.VIGORISH_FORM_REQUESTED
+    title = "Complimentary Vigorish Form requested"
+
+    seat: int
+    amount: Decimal
+    marker: int
+    reason: str
+
+    def describe(self) -> str:
+        return (
+            f"Seat {self.seat}: {_money(self.amount)} to be documented on the form: {self.reason}"
+        )
+
+
+#: Every kind of table event, by its enum member.
+TABLE_KINDS: dict[TableEvent, type[TablePayload]] = {
+    cls.kind: cls for cls in KINDS.values() if issubclass(cls, TablePayload)
+}
+#: The kinds whose events belong to a round: they name it by its ``round`` field.
+ROUND_KINDS: tuple[type[TablePayload], ...] = tuple(
+    cls
+    for cls in TABLE_KINDS.values()
+    if "round" in {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+)
