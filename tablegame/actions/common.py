@@ -17,7 +17,7 @@ from casino import access
 from casino.record import record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
-from tablegame.errors import ActionError
+from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.events import TablePayload
 from tablegame.models import Table
 
