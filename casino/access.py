@@ -22,6 +22,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
@@ -45,6 +46,9 @@ PEOPLE: Mapping[str, str] = {
 }
 
 LOG_IN = "Log in first."
+
+#: Whoever asks: a user, the anonymous visitor, or nobody (a socket without a session).
+Person = User | AnonymousUser | None
 
 
 @dataclass(frozen=True)
@@ -199,28 +203,33 @@ def rule(what: str) -> Rule:
         raise UnknownWhat(f"No access rule for {what!r}: add it to casino.access.RULES.") from None
 
 
-def matrix_role(user: Any) -> str | None:
+def matrix_role(user: Person) -> str | None:
     """The user's column of the matrix: administrator, a floor role, or ``NO_ROLE``; None when not
     logged in. Read once per user object (a request's user asks many times)."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return None
-    if getattr(user, "is_superuser", False):
+    if user.is_superuser:
         return ADMINISTRATOR
     return floor_role(user) or NO_ROLE
 
 
-def floor_role(user: Any) -> str | None:
+#: Where ``floor_role`` remembers a user's role on the user object (one query per request).
+_ROLE_CACHE = "_casino_role"
+
+
+def floor_role(user: Person) -> str | None:
     """``roles.role_of``, remembered on the user object."""
-    if not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return None
-    try:
-        known: str | None = user._casino_role
-    except AttributeError:
-        known = user._casino_role = roles.role_of(user)
+    if hasattr(user, _ROLE_CACHE):
+        known: str | None = getattr(user, _ROLE_CACHE)
+        return known
+    known = roles.role_of(user)
+    setattr(user, _ROLE_CACHE, known)
     return known
 
 
-def decide(user: Any, what: str) -> Decision:
+def decide(user: Person, what: str) -> Decision:
     """May ``user`` do ``what``? Yes or no, with the reason."""
     wanted = rule(what)
     role = matrix_role(user)
@@ -232,7 +241,7 @@ def decide(user: Any, what: str) -> Decision:
     return Decision(True, f"{who} may {wanted.doing}.")
 
 
-def require(user: Any, what: str) -> None:
+def require(user: Person, what: str) -> None:
     """Refuse (``Refused``, a 403 with the reason) unless ``user`` may do ``what``."""
     decision = decide(user, what)
     if not decision.allowed:
@@ -276,7 +285,7 @@ assert len(_BY_TEMPLATE_KEY) == len(RULES), "two rules share a template name"
 class May:
     """``may.<template key>`` in a template: whether the user may do it (an unknown key fails)."""
 
-    def __init__(self, user: Any) -> None:
+    def __init__(self, user: Person) -> None:
         self._user = user
 
     def __getitem__(self, key: str) -> bool:
@@ -286,7 +295,7 @@ class May:
         return decide(self._user, what).allowed
 
 
-def allowed_commands(user: Any) -> list[str]:
+def allowed_commands(user: Person) -> list[str]:
     """The commands ``user`` may give, by name (``deal_card``), for a page script to offer."""
     return sorted(
         what.removeprefix("command:")

@@ -16,7 +16,7 @@ not watch this (``casino.access``; the close reason says why), 4404 no such tabl
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -44,7 +44,7 @@ def close_reason(reason: str) -> str:
 
 
 @database_sync_to_async
-def _decide(user: Any, what: str) -> access.Decision:
+def _decide(user: access.Person, what: str) -> access.Decision:
     return access.decide(user, what)
 
 
@@ -81,7 +81,8 @@ class Watch(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=NOT_LOGGED_IN)
             return
-        decision = await _decide(user, self.access)
+        # Channels' lazy user object stands for the session's User.
+        decision = await _decide(cast(access.Person, user), self.access)
         if not decision.allowed:
             await self.close(code=FORBIDDEN, reason=close_reason(decision.reason))
             return
