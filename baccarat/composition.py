@@ -13,6 +13,7 @@ from baccarat.cards import Card, Rank
 
 RANKS = 13
 CARDS_PER_RANK_PER_DECK = 4
+_MOST_DIGITS = 9  # a count of a billion cards is already no shoe
 _PLURAL = (
     "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens",
     "Eights", "Nines", "Tens", "Jacks", "Queens", "Kings",
@@ -59,11 +60,20 @@ class Composition:
                 raise ValueError(
                     f"The count of {plural} must be a whole number of cards, not {part!r}."
                 )
+            if len(part) > _MOST_DIGITS:
+                raise ValueError(f"The count of {plural} has {len(part)} digits: no shoe holds it.")
             counts.append(int(part))
         return cls(tuple(counts))
 
     def __str__(self) -> str:
         return ",".join(str(count) for count in self.counts)
+
+    def check_within(self, decks: int) -> None:
+        """Refuse more cards of a rank than ``decks`` decks hold."""
+        most = CARDS_PER_RANK_PER_DECK * decks
+        for plural, count in zip(_PLURAL, self.counts, strict=True):
+            if count > most:
+                raise ValueError(f"{decks} decks hold {most} {plural}, not {count}.")
 
     @property
     def total(self) -> int:

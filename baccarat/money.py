@@ -7,6 +7,8 @@ from baccarat.errors import RulesError
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
+MOST = Decimal("9999999999.99")
+"""The most an amount of money may be: ten digits of dollars, more than any table's limit."""
 
 
 def parse_amount(text: object) -> Decimal:
@@ -15,8 +17,12 @@ def parse_amount(text: object) -> Decimal:
         amount = Decimal(str(text))
     except (InvalidOperation, ValueError):
         raise RulesError(f"'{text}' is not an amount of money.") from None
-    if not amount.is_finite() or amount <= 0:
+    if not amount.is_finite():
+        raise RulesError(f"'{text}' is not an amount of money.")
+    if amount <= 0:
         raise RulesError(f"A wager must be more than zero, not {text}.")
+    if amount > MOST:
+        raise RulesError(f"An amount of money is at most {MOST}, not {text}.")
     if amount != amount.quantize(CENT):
         raise RulesError(f"{text} is not an amount in dollars and cents.")
     return amount.quantize(CENT)

@@ -403,6 +403,17 @@ def rules_submission(name: str, overrides: Mapping[str, Any] | None = None) -> R
     return dataclasses.replace(base, **changes).validate()
 
 
+_MOST_COUNT = 10_000
+"""No count an option holds (odds, seats, decks, cards, minutes, hands) comes near this."""
+
+
+def _count(number: int) -> int:
+    """A count option: a whole number from 0 to ``_MOST_COUNT``."""
+    if not 0 <= number <= _MOST_COUNT:
+        raise ValueError
+    return number
+
+
 def _coerce(key: str, raw: Any, current: Any) -> Any:
     """Turn a JSON value into the type of the option it overrides."""
     try:
@@ -415,13 +426,18 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
         if isinstance(current, int):
             if isinstance(raw, bool) or int(raw) != raw:
                 raise TypeError
-            return int(raw)
+            return _count(int(raw))
         if isinstance(current, Decimal) or key == "vigorish_rounding":
-            return None if raw is None else Decimal(str(raw))
+            if raw is None:
+                return None
+            value = Decimal(str(raw))
+            if not value.is_finite():
+                raise ValueError
+            return value
         if isinstance(current, frozenset):
             return frozenset(WagerType(w) for w in raw)
         if isinstance(current, tuple):
-            return tuple(int(x) for x in raw)
+            return tuple(_count(int(x)) for x in raw)
     except (ValueError, TypeError, ArithmeticError):
         raise RulesError(f"'{raw}' is not a valid value for the option '{key}'.") from None
     raise RulesError(f"The option '{key}' cannot be overridden here.")

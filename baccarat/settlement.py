@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from baccarat.drawing import Coup
 from baccarat.errors import RulesError
-from baccarat.money import CENT, ZERO, times
+from baccarat.money import CENT, MOST, ZERO, times
 from baccarat.outcome import Outcome, first_two_pairs
 from baccarat.profiles import RulesSubmission, SettlementProcedure
 from baccarat.royal9 import royal9_award, royal9_prize
@@ -132,6 +132,10 @@ def check_wagers(
             )
         if not rules.offers(w.type):
             raise RulesError(f"This table does not offer the {w.type.label} wager.")
+        if not Decimal(w.amount).is_finite() or w.amount > MOST:
+            raise RulesError(
+                f"A wager is an amount of money up to {MOST} (seat {w.seat}, {w.type.label})."
+            )
         if w.amount <= 0:
             raise RulesError(f"A wager must be more than zero (seat {w.seat}, {w.type.label}).")
         if (w.seat, w.type) in seen:

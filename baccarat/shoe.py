@@ -5,11 +5,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from baccarat.cards import Card, burn_count
+from baccarat.composition import Composition
 from baccarat.errors import RulesError
 from baccarat.profiles import RulesSubmission, ShuffleProcedure
 
@@ -38,6 +40,48 @@ def check_decks(rules: RulesSubmission, decks: int, *, automatic_shuffler: bool 
     if not low <= decks <= high:
         span = f"{low}" if low == high else f"{low} to {high}"
         raise RulesError(f"This table deals {span} decks, not {decks}.")
+
+
+def shoe_decks(rules: RulesSubmission) -> tuple[int, ...]:
+    """Every number of decks a shoe of these rules is dealt from, fewest first: a manual shoe
+    (``check_decks``), or one of the automatic shuffler's two batches (all its decks without)."""
+    sizes: set[int] = set()
+    low, high = rules.decks
+    for decks in range(low, high + 1):
+        with contextlib.suppress(RulesError):
+            check_decks(rules, decks)
+            sizes.add(decks)
+    if rules.shuffler_decks is not None:
+        low, high = rules.shuffler_decks
+        for decks in range(low, high + 1):
+            with contextlib.suppress(RulesError):
+                check_decks(rules, decks, automatic_shuffler=True)
+                sizes.add(decks // 2 if rules.shuffler_batches else decks)
+    return tuple(sorted(sizes))
+
+
+def _dealt_from(rules: RulesSubmission) -> tuple[int, ...]:
+    sizes = shoe_decks(rules)
+    if not sizes:
+        raise RulesError(f"{rules.title}: no number of decks fits these options.")
+    return sizes
+
+
+def check_shoe(rules: RulesSubmission, decks: int) -> None:
+    """Refuse a full shoe of a number of decks these rules never deal from."""
+    sizes = _dealt_from(rules)
+    if decks not in sizes:
+        said = " or ".join(filter(None, [", ".join(map(str, sizes[:-1])), str(sizes[-1])]))
+        raise RulesError(f"{rules.title} is dealt from a shoe of {said} decks, not {decks}.")
+
+
+def check_composition(rules: RulesSubmission, comp: Composition) -> None:
+    """Refuse what is left in a shoe when no shoe of these rules holds so many of a rank."""
+    most = max(_dealt_from(rules))
+    try:
+        comp.check_within(most)
+    except ValueError as error:
+        raise RulesError(f"{rules.title} is dealt from at most {most} decks: {error}") from None
 
 
 def batch_for_shoe(shoe_number: int) -> int:

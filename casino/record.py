@@ -15,12 +15,13 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from casino.events import Payload
@@ -44,7 +45,14 @@ class ChainReport:
     """In plain words: "chain intact", or what is wrong with ``first_bad_sequence``."""
 
 
-def record_event(*, chain_id: int, actor: User | None, action: str, data: dict[str, Any]) -> Event:
+def record_event(
+    *,
+    chain_id: int,
+    actor: User | None,
+    action: str,
+    data: dict[str, Any],
+    head: Head | None = None,
+) -> Event:
     """Append one event to the chain and return it.
 
     Call it inside ``transaction.atomic()`` holding the row lock of the chain's owner (a table's
@@ -78,13 +86,18 @@ def record_event(*, chain_id: int, actor: User | None, action: str, data: dict[s
     # commits, and only then reads the last event (the one the first wrote). Without the lock,
     # both would pick the same sequence and the unique (chain, sequence) constraint would refuse
     # the second: an error, never a forked chain.
-    last = (
-        Event.objects.filter(chain_id=chain_id)
-        .order_by("-sequence")
-        .values_list("sequence", "hash")
-        .first()
-    )
-    sequence, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
+    #
+    # ``head``: the chain's last event (number and hash) as the caller read it under that lock,
+    # e.g. with the lock itself (``head_of``), which saves a query on the hot path.
+    if head is None:
+        last = (
+            Event.objects.filter(chain_id=chain_id)
+            .order_by("-sequence")
+            .values_list("sequence", "hash")
+            .first()
+        )
+        head = Head(*last) if last else Head(0, GENESIS_HASH)
+    sequence, prev_hash = head.sequence + 1, head.hash
     created_at = timezone.now()
     actor_id = actor.pk if actor is not None else None
     return Event.objects.create(
@@ -107,12 +120,35 @@ def record_event(*, chain_id: int, actor: User | None, action: str, data: dict[s
     )
 
 
-def record_payload(*, chain_id: int, actor: User | None, payload: Payload) -> Event:
+def record_payload(
+    *, chain_id: int, actor: User | None, payload: Payload, head: Head | None = None
+) -> Event:
     """Append a typed event (its kind and payload, ``casino.events``) to the chain; as
     :func:`record_event`, holding the row lock of the chain's owner."""
     return record_event(
-        chain_id=chain_id, actor=actor, action=payload.kind.value, data=payload.as_data()
+        chain_id=chain_id,
+        actor=actor,
+        action=payload.kind.value,
+        data=payload.as_data(),
+        head=head,
     )
+
+
+class Head(NamedTuple):
+    """A chain's last event: its number and hash (0 and the genesis hash for an empty chain)."""
+
+    sequence: int
+    hash: str
+
+
+def head_of(chain_field: str = "chain_id") -> dict[str, Subquery]:
+    """Annotations that read a chain's head with the row that owns it (``chain_field`` names the
+    row's chain): ``head_sequence`` and ``head_hash``, None for an empty chain."""
+    last = Event.objects.filter(chain_id=OuterRef(chain_field)).order_by("-sequence")
+    return {
+        "head_sequence": Subquery(last.values("sequence")[:1]),
+        "head_hash": Subquery(last.values("hash")[:1]),
+    }
 
 
 def record_casino_event(casino: Casino, *, actor: User | None, payload: Payload) -> Event:

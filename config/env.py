@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -36,21 +37,99 @@ def env_list(env: Mapping[str, str], name: str, *, default: list[str]) -> list[s
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_number(env: Mapping[str, str], name: str, *, default: float, least: float = 0) -> float:
+    """Read a number of at least ``least``; anything else is refused rather than guessed."""
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r}: write a number") from None
+    if not value >= least:  # also refuses NaN
+        raise ValueError(f"{name}={raw!r}: write a number of at least {least:g}")
+    return value
+
+
+#: A process's PostgreSQL connections by default: README "Scaling" adds them up per machine.
+POOL_MIN_SIZE, POOL_MAX_SIZE, POOL_TIMEOUT = 2, 8, 5.0
+
+
 def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
-    """The default database: ``DATABASE_URL``, or SQLite at ``var/db.sqlite3``."""
+    """The default database: ``DATABASE_URL``, or SQLite at ``var/db.sqlite3``.
+
+    PostgreSQL connections come from a pool in each process (Django's psycopg pool): a request
+    or a socket borrows one and gives it back, so no request pays for opening one, and a process
+    never holds more than ``DATABASE_POOL_MAX_SIZE`` however many screens it serves; a request
+    that finds none free waits up to ``DATABASE_POOL_TIMEOUT`` seconds, then fails. Where a pool
+    cannot be used (behind PgBouncer in transaction mode, which pools already),
+    ``DATABASE_POOL=false`` keeps one connection per thread for ``DATABASE_CONN_MAX_AGE`` seconds
+    instead. Either way a connection is checked before use, so a restarted PostgreSQL costs no
+    request an error.
+    """
     default = f"sqlite:///{base_dir / 'var' / 'db.sqlite3'}"
-    return dict(dj_database_url.parse(env.get("DATABASE_URL") or default))
+    database: dict[str, Any] = dict(dj_database_url.parse(env.get("DATABASE_URL") or default))
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        return database
+    database["CONN_HEALTH_CHECKS"] = True
+    if env_bool(env, "DATABASE_POOL", default=True):
+        low = int(env_number(env, "DATABASE_POOL_MIN_SIZE", default=POOL_MIN_SIZE))
+        high = int(env_number(env, "DATABASE_POOL_MAX_SIZE", default=POOL_MAX_SIZE, least=1))
+        if low > high:
+            raise ValueError(f"DATABASE_POOL_MIN_SIZE={low} is more than DATABASE_POOL_MAX_SIZE")
+        database["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django refuses both at once
+        database["OPTIONS"] = {
+            **database.get("OPTIONS", {}),
+            "pool": {
+                "min_size": low,
+                "max_size": high,
+                "timeout": env_number(env, "DATABASE_POOL_TIMEOUT", default=POOL_TIMEOUT),
+            },
+        }
+    else:
+        database["CONN_MAX_AGE"] = int(env_number(env, "DATABASE_CONN_MAX_AGE", default=60))
+    return database
+
+
+#: Seconds to wait for Redis to accept a connection, and for any answer. The request never waits
+#: on Redis (``tablegame.broadcast``): these bound the notice sender's thread, and a socket's
+#: subscribe, when Redis hangs.
+REDIS_CONNECT_TIMEOUT, REDIS_SOCKET_TIMEOUT = 0.5, 2.0
+#: Seconds a quiet Redis connection may go unchecked (a PING) before it is used again.
+REDIS_HEALTH_CHECK_INTERVAL = 15
 
 
 def channel_layers_from_env(env: Mapping[str, str]) -> dict[str, Any]:
-    """Redis channel layer when ``REDIS_URL`` is set, else one process's in-memory layer."""
+    """Redis pub/sub channel layer when ``REDIS_URL`` is set, else one process's in-memory layer.
+
+    The pub/sub layer rather than channels_redis's core layer (bench/RESULTS.md "Notices"): a
+    group message is one PUBLISH, which Redis hands to each server process listening, pipelined
+    by the notice sender; no per-channel queue of 100 that drops silently when full; no blocking
+    read (core's 5 s BZPOPMIN against redis-py's 5 s socket timeout closed idle sockets with 1011),
+    a server process polls its subscriptions every 0.1 s instead. Pub/sub channels belong to the
+    whole Redis server, not to one of its databases, so the prefix names the database: two
+    deployments (or test runs) on one Redis with different database numbers do not hear each
+    other, as on the core layer.
+    """
     redis_url = env.get("REDIS_URL")
     if not redis_url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    database = urlsplit(redis_url).path.strip("/") or "0"
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": redis_url,
+                        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                        "socket_keepalive": True,
+                        "health_check_interval": REDIS_HEALTH_CHECK_INTERVAL,
+                    }
+                ],
+                "prefix": f"asgi.db{database}.",
+            },
         }
     }
 

@@ -41,6 +41,25 @@ ALLOWED_HOSTS = env_list(
 )
 CSRF_TRUSTED_ORIGINS = env_list(os.environ, "CSRF_TRUSTED_ORIGINS", default=[])
 
+# HTTPS only when DEBUG is false (`manage.py check --deploy` is clean): plain HTTP is redirected,
+# cookies are sent over HTTPS only, and browsers are told (HSTS) never to try HTTP for a year.
+# Each has a switch of its Django name for a plain-HTTP run with DEBUG off (a bench on 127.0.0.1).
+# Behind a proxy that ends TLS, SECURE_PROXY_SSL_HEADER names the header it sets to "https" (and
+# removes from what clients send), e.g. X-Forwarded-Proto.
+SECURE_SSL_REDIRECT = env_bool(os.environ, "SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env_bool(os.environ, "SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env_bool(os.environ, "CSRF_COOKIE_SECURE", default=not DEBUG)
+_hsts_seconds = os.environ.get("SECURE_HSTS_SECONDS", "").strip()
+SECURE_HSTS_SECONDS = int(_hsts_seconds) if _hsts_seconds else (0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(
+    os.environ, "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG
+)
+SECURE_HSTS_PRELOAD = env_bool(os.environ, "SECURE_HSTS_PRELOAD", default=not DEBUG)
+_proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https") if _proxy_header else None
+)
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -61,6 +80,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # PostgreSQL unavailable: 503 (JSON on /api/), never a traceback; also handler500 in urls.py.
+    "config.middleware.DatabaseUnavailable",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

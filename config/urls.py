@@ -25,6 +25,9 @@ urlpatterns = [
     path("", include("tablegame.urls")),
 ]
 
+# A server error: 503 when PostgreSQL is the cause, JSON on the API (config/middleware.py).
+handler500 = "config.middleware.server_error"
+
 if settings.DEBUG:
     # runserver serves static files itself; this covers daphne run directly (docker compose).
     urlpatterns += staticfiles_urlpatterns()

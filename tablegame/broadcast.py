@@ -1,19 +1,43 @@
-"""After a change commits, tell the screens watching the table: a hint to reload, never the truth.
+"""After a change commits, tell the screens watching the table, without making the request wait.
 
-Channels delivers at most once, so a message carries only the table and its event sequence number;
-a screen that sees a gap reloads the table state over HTTP.
+Channels delivers at most once, so a notice is a hint: it carries the table, its event sequence
+number and, when the action gives it, the change itself; a screen that sees a gap in the sequence
+reloads the table state over HTTP.
 
 Three kinds of group hear about a table (``tablegame/consumers.py`` puts sockets in them): the
 table's own, its pit's, and surveillance's, which hears every table.
+
+The request never talks to Redis. ``announce_change`` (called by ``transaction.on_commit``) puts
+the notice on a bounded queue of this process and returns; one daemon thread per process, the
+sender, with an event loop of its own, takes what is queued and sends each notice once to each of
+its groups: on the pub/sub layer (``config/env.py``) one pipelined round trip per batch of
+notices, on another Redis layer one ``group_send`` per group. A daemon thread rather than a task on
+the ASGI server's loop: it works the same under uvicorn or daphne, in Celery workers, management
+commands and tests, and the enqueue costs the request the same few microseconds either way
+(bench/RESULTS.md "Notices"). A full queue, a notice that cannot be serialized, or a batch Redis
+did not take within ``SEND_TIMEOUT`` drops notices; they are counted (``notice_counts()``) and
+logged at most once every ``LOG_INTERVAL`` seconds, never silently.
+
+The in-memory layer (the embedded demo, one process) is sent to inline: its sockets live on the
+server's own loop, which a thread of ours cannot wake, and it has no network to wait on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
 
 from tablegame.models import Table
 
@@ -21,6 +45,15 @@ log = logging.getLogger(__name__)
 
 #: The channel-layer group of the surveillance room: every table's notices.
 SURVEILLANCE_GROUP = "surveillance"
+
+#: Notices a process keeps waiting for the sender; past it new ones are dropped (and counted).
+QUEUE_SIZE = 10_000
+#: Notices sent in one round trip at most.
+BATCH_SIZE = 500
+#: Seconds a batch may take before it is given up (and its notices counted as dropped).
+SEND_TIMEOUT = 2.0
+#: Seconds between two log lines about dropped notices, at least.
+LOG_INTERVAL = 10.0
 
 
 def table_group(table_id: int) -> str:
@@ -34,17 +67,28 @@ def pit_group(pit_id: int) -> str:
 
 
 def announce_change(
-    table_id: int, sequence: int, action: str, *, pit_id: int | None = None
+    table_id: int,
+    sequence: int,
+    action: str,
+    *,
+    pit_id: int | None = None,
+    change: dict[str, Any] | None = None,
 ) -> None:
-    """Send the change notice; a lost message costs a reload, so failures are only logged.
+    """Queue the change notice for the table's, its pit's and surveillance's groups; never raises.
 
-    Called after commit (``transaction.on_commit``). Without ``pit_id`` the table's pit is looked
-    up by primary key (one indexed query); a caller holding the table passes ``table.pit_id``.
+    Called after commit (``transaction.on_commit``). ``change`` (the event and what changed, plain
+    JSON values: numbers with a fraction as strings) is forwarded to the screens as it is. Without
+    ``pit_id`` the table's pit is looked up by primary key (one indexed query); a caller holding
+    the table passes ``table.pit_id``.
     """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    message = {"type": "table.changed", "table": table_id, "sequence": sequence, "action": action}
+    message: dict[str, Any] = {
+        "type": "table.changed",
+        "table": table_id,
+        "sequence": sequence,
+        "action": action,
+    }
+    if change is not None:
+        message["change"] = change
     groups = [table_group(table_id)]
     try:
         if pit_id is None:
@@ -54,10 +98,12 @@ def announce_change(
     except Exception:  # no pit screen this time; the table and surveillance still hear it
         log.warning("could not find the pit of table %s", table_id, exc_info=True)
     groups.append(SURVEILLANCE_GROUP)
-    try:
-        async_to_sync(_send)(layer, groups, message)
-    except Exception:  # the record is committed; screens resync on the next message or reload
-        log.warning("could not announce change %s of table %s", sequence, table_id, exc_info=True)
+    notices.put(Notice(groups=tuple(groups), message=message))
+
+
+def notice_counts() -> NoticeCounts:
+    """What this process's publisher has done so far (the bench and the tests read it)."""
+    return notices.counts()
 
 
 def _pit_of(table_id: int) -> int | None:
@@ -65,6 +111,220 @@ def _pit_of(table_id: int) -> int | None:
     return pit_id
 
 
-async def _send(layer: Any, groups: list[str], message: dict[str, Any]) -> None:
-    for group in groups:
-        await layer.group_send(group, message)
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One message for one or more groups."""
+
+    groups: tuple[str, ...]
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeCounts:
+    """A publisher's counters since the process started (or forked)."""
+
+    sent: int
+    """Notices handed to the channel layer, each once per group."""
+    dropped_queue_full: int
+    """Notices refused because the queue was full (Redis slower than the floor, or away)."""
+    dropped_send_failed: int
+    """Notices lost with a batch Redis refused or did not take in time, or not serializable."""
+    waiting: int
+    """Notices queued or being sent now."""
+
+    @property
+    def dropped(self) -> int:
+        return self.dropped_queue_full + self.dropped_send_failed
+
+
+class Publisher:
+    """A bounded queue and the daemon thread that empties it into the channel layer.
+
+    The thread starts with the first notice, and again in a forked child (gunicorn, Celery's
+    prefork pool), which has the parent's queue and counters but not its thread.
+    """
+
+    def __init__(
+        self,
+        *,
+        capacity: int = QUEUE_SIZE,
+        batch_size: int = BATCH_SIZE,
+        send_timeout: float = SEND_TIMEOUT,
+        log_interval: float = LOG_INTERVAL,
+    ) -> None:
+        self.capacity = capacity
+        self.batch_size = batch_size
+        self.send_timeout = send_timeout
+        self.log_interval = log_interval
+        self._reset()
+
+    def _reset(self) -> None:
+        """A new queue, counters at zero, no thread yet (at start, and in a forked child)."""
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._queue: queue.Queue[Notice] = queue.Queue(self.capacity)
+        self._started = False
+        self._sent = self._dropped_full = self._dropped_failed = self._waiting = 0
+        self._logged_at = 0.0
+        self._logged_dropped = 0
+        self._layer: BaseChannelLayer | None = None
+
+    def put(self, notice: Notice) -> None:
+        """Hand the notice to the sender and return at once; a full queue drops it, counted."""
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        if isinstance(layer, InMemoryChannelLayer):
+            with self._lock:
+                self._waiting += 1
+            self._send_inline(layer, notice)
+            return
+        with self._lock:
+            self._waiting += 1
+            start, self._started = not self._started, True
+        if start:
+            threading.Thread(target=self._run, name="notice-sender", daemon=True).start()
+        try:
+            self._queue.put_nowait(notice)
+        except queue.Full:
+            self._done(sent=0, dropped_full=1)
+
+    def counts(self) -> NoticeCounts:
+        with self._lock:
+            return NoticeCounts(
+                sent=self._sent,
+                dropped_queue_full=self._dropped_full,
+                dropped_send_failed=self._dropped_failed,
+                waiting=self._waiting,
+            )
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every queued notice is sent or dropped; False if ``timeout`` ran out."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._waiting == 0, timeout)
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        waiting = self._queue
+        while True:
+            batch = [waiting.get()]
+            while len(batch) < self.batch_size:
+                try:
+                    batch.append(waiting.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                unserializable = loop.run_until_complete(
+                    asyncio.wait_for(self._send(batch), self.send_timeout)
+                )
+            except Exception as error:  # Redis away, refusing or too slow: the batch is lost
+                self._done(sent=0, dropped_failed=len(batch), error=error)
+            else:
+                self._done(sent=len(batch) - unserializable, dropped_failed=unserializable)
+
+    async def _send(self, batch: Sequence[Notice]) -> int:
+        """Send the batch; returns how many notices could not be serialized (and were skipped)."""
+        layer = get_channel_layer()
+        if layer is not self._layer:
+            await _forget(self._layer)
+            self._layer = layer
+        if layer is None:
+            return 0
+        if isinstance(layer, RedisPubSubChannelLayer):
+            return await _publish_pipelined(layer, batch)
+        for notice in batch:
+            await asyncio.gather(*(layer.group_send(g, notice.message) for g in notice.groups))
+        return 0
+
+    def _send_inline(self, layer: BaseChannelLayer, notice: Notice) -> None:
+        try:
+            async_to_sync(_send_each)(layer, notice)
+        except Exception as error:
+            self._done(sent=0, dropped_failed=1, error=error)
+        else:
+            self._done(sent=1)
+
+    def _done(
+        self,
+        *,
+        sent: int,
+        dropped_full: int = 0,
+        dropped_failed: int = 0,
+        error: BaseException | None = None,
+    ) -> None:
+        with self._lock:
+            self._sent += sent
+            self._dropped_full += dropped_full
+            self._dropped_failed += dropped_failed
+            self._waiting -= sent + dropped_full + dropped_failed
+            self._idle.notify_all()
+            dropped = self._dropped_full + self._dropped_failed
+            now = time.monotonic()
+            report = dropped > self._logged_dropped and now - self._logged_at >= self.log_interval
+            if report:
+                since = dropped - self._logged_dropped
+                self._logged_dropped, self._logged_at = dropped, now
+                full, failed = self._dropped_full, self._dropped_failed
+        if report:
+            log.warning(
+                "dropped %d change notices so far (%d since the last report; queue full %d, "
+                "send failed %d); screens reload when they see the gap%s",
+                dropped,
+                since,
+                full,
+                failed,
+                f"; last error {type(error).__name__}: {error}" if error else "",
+            )
+
+
+async def _forget(layer: BaseChannelLayer | None) -> None:
+    """Close the sender's connections of a layer the settings no longer name (tests do that)."""
+    if isinstance(layer, RedisPubSubChannelLayer):
+        try:
+            await layer.flush()  # on the pub/sub layer: this loop's connections, nothing else
+        except Exception:
+            log.debug("closing the old channel layer's connections failed", exc_info=True)
+
+
+async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: Sequence[Notice]) -> int:
+    """PUBLISH every notice to each of its groups' Redis channels, one pipeline per shard.
+
+    The channel names, the shard of each and the serialization are the layer's own, so its
+    subscribers hear exactly what ``group_send`` would have told them.
+    """
+    here = layer._get_layer()  # this loop's half of the layer
+    pipelines: dict[int, Any] = {}
+    unserializable = 0
+    for notice in batch:
+        try:
+            data = layer.serialize(notice.message)
+        except Exception:
+            log.warning("change notice %r cannot be serialized", notice.message, exc_info=True)
+            unserializable += 1
+            continue
+        for group in notice.groups:
+            channel = here._get_group_channel_name(group)
+            shard = here._get_shard(channel)
+            key = id(shard)
+            if key not in pipelines:
+                shard._ensure_redis()
+                pipelines[key] = shard._redis.pipeline(transaction=False)
+            pipelines[key].publish(channel, data)
+    await asyncio.gather(*(pipeline.execute() for pipeline in pipelines.values()))
+    return unserializable
+
+
+async def _send_each(layer: BaseChannelLayer, notice: Notice) -> None:
+    for group in notice.groups:
+        await layer.group_send(group, notice.message)
+
+
+#: This process's publisher.
+notices = Publisher()
+os.register_at_fork(after_in_child=notices._reset)
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    """A command that changed tables (``seed_demo``, the bench) lets its last notices out."""
+    notices.wait_idle(timeout=SEND_TIMEOUT)

@@ -7,7 +7,10 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   ``{"type": "hello", "pit": 1, "tables": [{"table": 7, "sequence": 41}, ...]}`` on a pit socket
   (the surveillance socket: the same without ``"pit"``, every table): the last event sequence of
   each table, so a screen that reconnects knows whether it missed something;
-- after a change commits, ``{"type": "changed", "table": 7, "sequence": 42, "action": "..."}``.
+- after a change commits, ``{"type": "changed", "table": 7, "sequence": 42, "action": "..."}``,
+  with ``"change"`` (the event and what changed) when the action gives it;
+- to a frame that is binary or not JSON, ``{"type": "error", "error": "..."}``; the socket stays
+  open.
 
 Refusals accept the socket and close it at once with a code the script understands (a close before
 accepting reaches the browser only as a failed handshake): 4401 not logged in, 4403 the role may
@@ -104,18 +107,42 @@ class Watch(AsyncJsonWebsocketConsumer):
         """What the hello says besides its type; None when the table or pit does not exist."""
         raise NotImplementedError
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """A frame from the screen: JSON text goes to ``receive_json``; a binary frame or text
+        that is not JSON is answered ``{"type": "error", "error": "..."}``, and the socket stays
+        open (Channels' own ``receive`` would end it with 1011)."""
+        if text_data is None:
+            await self.send_error("Send JSON in text frames; a binary frame is not read.")
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except RecursionError:
+            await self.send_error("The frame is not JSON: it is nested too deeply.")
+            return
+        except ValueError as error:
+            await self.send_error(f"The frame is not JSON: {error}.")
+            return
+        await self.receive_json(content, **kwargs)
+
+    async def send_error(self, error: str) -> None:
+        await self.send_json({"type": "error", "error": error})
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Screens only listen; anything they send is ignored."""
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json(
-            {
-                "type": "changed",
-                "table": event["table"],
-                "sequence": event["sequence"],
-                "action": event["action"],
-            }
-        )
+        """Forward the notice; with ``"change"`` (the event and what changed) when it has one."""
+        notice = {
+            "type": "changed",
+            "table": event["table"],
+            "sequence": event["sequence"],
+            "action": event["action"],
+        }
+        if "change" in event:
+            notice["change"] = event["change"]
+        await self.send_json(notice)
 
 
 class TableConsumer(Watch):

@@ -1,7 +1,9 @@
-"""Reads: the whole state of a table as one plain-data document (what every screen shows)."""
+"""Reads: the state of a table as plain-data documents (what every screen shows), whole or the
+parts a command changed. Selectors never refuse."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.utils import timezone
@@ -14,18 +16,166 @@ from baccarat.irregularities import IrregularityKind
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
 from casino.models import Event
+from tablegame.events import TableEvent, TablePayload
 from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
 
 
 def table_state(table: Table) -> dict[str, Any]:
     """Everything a dealer, the floor or surveillance needs to draw the table now."""
-    rules = table.rules
-    shoe = table.current_shoe()
-    game = table.active_round() or _last_round(shoe)
-    last_event = Event.objects.filter(chain_id=table.chain_id).order_by("-sequence").first()
-    open_markers = list(table.markers.filter(status=VigorishMarker.Status.OPEN).order_by("-seat"))
+    reads = _Reads(table)
+    return {"sequence": last_sequence(table), **{name: reads.part(name) for name in PARTS}}
+
+
+#: The parts of the table state, in the order of the document.
+PARTS = ("table", "rules", "limits", "seats", "markers", "shoe", "round", "deck_change", "meters")
+
+_K = TableEvent
+#: The parts of the table state that each kind of event changes: what a command answers with.
+CHANGES: dict[TableEvent, tuple[str, ...]] = {
+    _K.TABLE_OPENED: PARTS,
+    _K.TABLE_CLOSED: ("table",),
+    _K.PLAYER_SEATED: ("seats",),
+    _K.PLAYER_LEFT: ("seats", "round", "markers"),
+    _K.RULES_FILED: ("rules",),
+    _K.LIMIT_SET: ("limits",),
+    _K.CURATOR_TAKEN: ("table", "shoe"),
+    _K.SHOE_PASSED: ("table", "shoe"),
+    _K.PLAYER_DEALER_TAKEN: ("table",),
+    _K.PLAYER_DEALER_ROTATES: ("table",),
+    _K.DECKS_RECEIVED: ("shoe", "deck_change", "round"),
+    _K.DECKS_INSPECTED: ("shoe",),
+    _K.INSPECTION_VERIFIED: ("shoe",),
+    _K.DECKS_SPREAD: ("shoe",),
+    _K.DECKS_WASHED: ("shoe",),
+    _K.SHUFFLED: ("shoe",),
+    _K.SHUFFLE_VERIFIED: ("shoe",),
+    _K.IDLE_RESPREAD: ("shoe", "round"),
+    _K.CUT: ("shoe",),
+    _K.RECUT_ORDERED: ("shoe",),
+    _K.BURNED: ("shoe",),
+    _K.CUT_CARD_OUT: ("shoe",),
+    _K.SHOE_CALL: ("shoe",),
+    _K.SHOE_ENDED: ("shoe", "round", "deck_change"),
+    _K.ROUND_OPENED: ("round", "shoe"),
+    _K.WAGER_PLACED: ("round",),
+    _K.WAGER_CHANGED: ("round",),
+    _K.WAGER_WITHDRAWN: ("round",),
+    _K.PLAYER_DEALER_BANK: ("round",),
+    _K.NO_MORE_BETS: ("round",),
+    _K.CARDS_RELINQUISHED: ("round",),
+    _K.CARD_DEALT: ("round", "shoe"),
+    _K.IRREGULARITY: ("round", "shoe"),
+    _K.HOUSE_MONEY_SETTLED: ("round",),
+    _K.ROUND_SETTLED: ("round", "shoe", "markers", "meters", "table"),
+    _K.PROGRESSIVE_HIT: ("round", "meters"),
+    _K.ROUND_VOID: ("round", "shoe"),
+    _K.VIGORISH_COLLECTED: ("markers",),
+    _K.VIGORISH_FORM_REQUESTED: ("markers",),
+}
+
+
+#: Events that change only these lists of the round besides its core (cards, state, totals): the
+#: answer sends the round patched (its core and these lists), not whole.
+ROUND_PATCHES: dict[TableEvent, tuple[str, ...]] = {
+    _K.WAGER_PLACED: ("wagers",),
+    _K.WAGER_CHANGED: ("wagers",),
+    _K.WAGER_WITHDRAWN: ("wagers",),
+    _K.PLAYER_DEALER_BANK: (),
+    _K.NO_MORE_BETS: (),
+    _K.CARDS_RELINQUISHED: (),
+    _K.CARD_DEALT: (),
+}
+
+
+def command_answer(
+    table: Table,
+    events: Sequence[tuple[int, TablePayload]],
+    *,
+    game: Round | None = None,
+    shoe: Shoe | None = None,
+) -> dict[str, Any]:
+    """What a command answers: its events, and the parts of the table state they changed.
+
+    ``changed`` names the parts sent whole, as ``table_state`` has them: a screen puts them in
+    place of its own. ``patched`` names the parts sent in part (only ``round``, when the events
+    touch only its core and some of its lists): a screen updates those keys of the round it has.
+    ``game`` and ``shoe``, when the action hands them over, are the round and shoe it changed
+    (saved), so that they are not read again.
+    """
+    kinds = [TableEvent(payload.kind) for _, payload in events]
+    names = {name for kind in kinds for name in CHANGES[kind]}
+    reads = _Reads(table, game=game, shoe=shoe)
+    answer: dict[str, Any] = {
+        "sequence": events[-1][0] if events else last_sequence(table),
+        "events": [event_data(sequence, payload) for sequence, payload in events],
+        "changed": [],
+        "patched": [],
+    }
+    patch = kinds and all(kind in ROUND_PATCHES for kind in kinds)
+    for name in PARTS:
+        if name not in names:
+            continue
+        if name == "round" and patch and reads.game is not None:
+            lists = {item for kind in kinds for item in ROUND_PATCHES[kind]}
+            answer["round"] = _round(reads.game, [n for n in ROUND_LISTS if n in lists])
+            answer["patched"].append(name)
+        else:
+            answer[name] = reads.part(name)
+            answer["changed"].append(name)
+    return answer
+
+
+def event_data(sequence: int, payload: TablePayload) -> dict[str, Any]:
+    """One event as screens are told it: its number, kind, payload, title and sentence."""
     return {
-        "table": {
+        "sequence": sequence,
+        "action": payload.kind.value,
+        "title": payload.title,
+        "text": payload.describe(),
+        "data": payload.as_data(),
+    }
+
+
+def last_sequence(table: Table) -> int:
+    """The number of the table's last event (0 before its first)."""
+    last = (
+        Event.objects.filter(chain_id=table.chain_id)
+        .order_by("-sequence")
+        .values_list("sequence", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+class _Reads:
+    """The parts of one table's state, each read when first asked for."""
+
+    def __init__(
+        self, table: Table, *, game: Round | None = None, shoe: Shoe | None = None
+    ) -> None:
+        self.table = table
+        self._current: list[Shoe | None] = [shoe] if shoe is not None else []
+        self._game: list[Round | None] = [game] if game is not None else []
+
+    @property
+    def shoe(self) -> Shoe | None:
+        if not self._current:
+            self._current.append(self.table.current_shoe())
+        return self._current[0]
+
+    @property
+    def game(self) -> Round | None:
+        """The round in play, else the shoe's last."""
+        if not self._game:
+            self._game.append(self.table.active_round() or _last_round(self.shoe))
+        return self._game[0]
+
+    def part(self, name: str) -> Any:
+        return getattr(self, f"_{name}")()
+
+    def _table(self) -> dict[str, Any]:
+        table = self.table
+        return {
             "id": table.pk,
             "name": table.name,
             "pit": str(table.pit),
@@ -33,9 +183,11 @@ def table_state(table: Table) -> dict[str, Any]:
             "seat_count": table.seat_count,
             "curator_seat": table.curator_seat,
             "player_dealer_seat": table.player_dealer_seat,
-        },
-        "sequence": last_event.sequence if last_event else 0,
-        "rules": {
+        }
+
+    def _rules(self) -> dict[str, Any]:
+        rules = self.table.rules
+        return {
             "profile": rules.name,
             "title": rules.title,
             "source": rules.source,
@@ -46,18 +198,32 @@ def table_state(table: Table) -> dict[str, Any]:
             "settlement": rules.settlement.value,
             "tie_odds": rules.tie_odds,
             "shuffle": rules.shuffle.value,
-        },
-        "limits": {
+        }
+
+    def _limits(self) -> dict[str, Any]:
+        return {
             limit.wager_type: {"minimum": str(limit.minimum), "maximum": str(limit.maximum)}
-            for limit in table.limits.all()
-        },
-        "seats": [seat.as_data() for seat in table.seats.all()],
-        "markers": [_marker(m) for m in open_markers],
-        "shoe": _shoe(shoe, table),
-        "round": _round(game) if game else None,
-        "deck_change": _deck_change(table),
-        "meters": {m.name: str(m.amount) for m in table.meters.all()},
-    }
+            for limit in self.table.limits.all()
+        }
+
+    def _seats(self) -> list[dict[str, Any]]:
+        return [seat.as_data() for seat in self.table.seats.all()]
+
+    def _markers(self) -> list[dict[str, Any]]:
+        markers = self.table.markers.filter(status=VigorishMarker.Status.OPEN).order_by("-seat")
+        return [_marker(m) for m in markers]
+
+    def _shoe(self) -> dict[str, Any] | None:
+        return _shoe(self.shoe, self.table)
+
+    def _round(self) -> dict[str, Any] | None:
+        return _round(self.game) if self.game else None
+
+    def _deck_change(self) -> dict[str, Any] | None:
+        return _deck_change(self.table)
+
+    def _meters(self) -> dict[str, str]:
+        return {m.name: str(m.amount) for m in self.table.meters.all()}
 
 
 def labels() -> dict[str, dict[str, str]]:
@@ -109,12 +275,17 @@ def _cut_offer(shoe: Shoe) -> list[int]:
         return []
 
 
-def _round(game: Round) -> dict[str, Any]:
+#: The lists of a round document, each read with a query of its own.
+ROUND_LISTS = ("wagers", "steps", "irregularities")
+
+
+def _round(game: Round, lists: Iterable[str] = ROUND_LISTS) -> dict[str, Any]:
+    """The round as a document: its cards and what they make, and the ``lists`` asked for."""
     cards = list(game.cards.all())
     player = [c.code for c in cards if c.hand == "player"]
     banker = [c.code for c in cards if c.hand == "banker"]
     coup = Coup(parse_cards(player), parse_cards(banker))
-    return {
+    document = {
         "number": game.number,
         "state": game.state,
         "state_label": game.get_state_display(),
@@ -134,36 +305,55 @@ def _round(game: Round) -> dict[str, Any]:
         "curator_seat": game.curator_seat,
         "player_dealer_seat": game.player_dealer_seat,
         "player_dealer_bank": str(game.player_dealer_bank) if game.player_dealer_bank else None,
-        "wagers": [
-            {
-                "seat": w.seat,
-                "type": w.type,
-                "amount": str(w.amount),
-                "ride": w.ride or None,
-                "result": w.result or None,
-                "payout": str(w.payout),
-                "vigorish": str(w.vigorish),
-                "returned": str(w.returned),
-            }
-            for w in game.wagers.all()
-        ],
-        "steps": [
-            {
-                "index": s.index,
-                "phase": s.phase,
-                "action": s.action,
-                "seat": s.seat,
-                "type": s.wager_type or None,
-                "amount": str(s.amount),
-            }
-            for s in game.steps.all()
-        ],
-        "irregularities": [
-            {"kind": i.kind, "card": i.card, "instruction": i.instruction}
-            for i in game.irregularities.all()
-        ],
         "void_reason": game.void_reason or None,
     }
+    for name in lists:
+        document[name] = _ROUND_LIST[name](game)
+    return document
+
+
+def _wagers(game: Round) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": w.seat,
+            "type": w.type,
+            "amount": str(w.amount),
+            "ride": w.ride or None,
+            "result": w.result or None,
+            "payout": str(w.payout),
+            "vigorish": str(w.vigorish),
+            "returned": str(w.returned),
+        }
+        for w in game.wagers.all()
+    ]
+
+
+def _steps(game: Round) -> list[dict[str, Any]]:
+    return [
+        {
+            "index": s.index,
+            "phase": s.phase,
+            "action": s.action,
+            "seat": s.seat,
+            "type": s.wager_type or None,
+            "amount": str(s.amount),
+        }
+        for s in game.steps.all()
+    ]
+
+
+def _irregularities(game: Round) -> list[dict[str, Any]]:
+    return [
+        {"kind": i.kind, "card": i.card, "instruction": i.instruction}
+        for i in game.irregularities.all()
+    ]
+
+
+_ROUND_LIST: dict[str, Callable[[Round], list[dict[str, Any]]]] = {
+    "wagers": _wagers,
+    "steps": _steps,
+    "irregularities": _irregularities,
+}
 
 
 def _deck_change(table: Table) -> dict[str, Any] | None:

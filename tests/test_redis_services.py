@@ -6,20 +6,20 @@ import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from config import celery_app
 from config.env import channel_layers_from_env
 
 
-def test_the_configured_channel_layer_is_redis(redis_url: str) -> None:
-    assert isinstance(get_channel_layer(), RedisChannelLayer)
+def test_the_configured_channel_layer_is_redis_pub_sub(redis_url: str) -> None:
+    assert isinstance(get_channel_layer(), RedisPubSubChannelLayer)
 
 
 def test_redis_channel_layer_round_trips_a_group_message(redis_url: str) -> None:
     # Two separate layer objects share nothing in memory: the message must go through Redis.
     config = channel_layers_from_env({"REDIS_URL": redis_url})["default"]["CONFIG"]
-    sender, receiver = RedisChannelLayer(**config), RedisChannelLayer(**config)
+    sender, receiver = RedisPubSubChannelLayer(**config), RedisPubSubChannelLayer(**config)
     group = f"test-{uuid.uuid4().hex}"
     message = {"type": "table.update", "table": "MB-1", "seq": 7}
 
@@ -32,8 +32,8 @@ def test_redis_channel_layer_round_trips_a_group_message(redis_url: str) -> None
             await receiver.group_discard(group, channel)
             return received
         finally:
-            await sender.close_pools()
-            await receiver.close_pools()
+            await sender.flush()
+            await receiver.flush()
 
     assert async_to_sync(round_trip)() == message
 

@@ -1,6 +1,7 @@
-/* The dealer's tablet. Everything shown comes from GET /api/tables/<id>/; every button POSTs one
-   command through http.js with an Idempotency-Key (one key per tap, reused if the same tap is
-   retried), then redraws from the answer. Refusals are shown as the server words them. The names
+/* The dealer's tablet. Everything shown comes from GET /api/tables/<id>/ once; every button POSTs
+   one command through http.js with an Idempotency-Key (one key per tap, reused if the same tap is
+   retried), then puts the answer in place (the parts of the state it changed, or the round's keys
+   it patched) and redraws; an answer that does not follow the state shown reloads it. Refusals are shown as the server words them. The names
    of wagers, settlement steps and irregularities are the engine's, embedded in the page (#labels).
    Live notices (live.js) and a gap in sequence numbers trigger a reload, so the screen never
    stays stale. */
@@ -57,12 +58,28 @@
       }
       showError(null);
       pad = { rank: null, suit: null };
-      draw(answer.data);
+      const next = applyAnswer(state, answer.data);
+      if (next) draw(next);
+      else await load();  // something happened in between that this tablet has not seen
       return true;
     } finally {
       busy = false;
       document.body.classList.remove("busy");
     }
+  }
+
+  /* The state with a command's answer put in place; null when the answer's first event does not
+     follow the state's last one (then the whole state is read again). */
+  function applyAnswer(current, answer) {
+    const first = answer.events && answer.events.length ? answer.events[0].sequence : null;
+    if (!current || first !== current.sequence + 1) return null;
+    const next = { ...current, sequence: answer.sequence };
+    for (const name of answer.changed) next[name] = answer[name];
+    for (const name of answer.patched) {
+      if (!current[name] || current[name].number !== answer[name].number) return null;
+      next[name] = { ...current[name], ...answer[name] };
+    }
+    return next;
   }
 
   function showError(message) {

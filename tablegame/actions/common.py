@@ -1,25 +1,36 @@
 """What every action shares: refusals, access, the table lock, the record, the after-commit notice.
 
-Every change of a table goes through an action function: ``@transaction.atomic``, keyword-only
+Every change of a table goes through an action function: ``@action`` (a transaction), keyword-only
 ``actor``, the table row locked first, checks that refuse with a message a dealer understands (the
 transaction rolls back, so a refusal changes nothing), then the change and its event row in the
 same transaction, and a notice to the screens only once it has committed.
+
+The API runs one action per request inside :func:`command`: one transaction for the whole
+command (no savepoint per action), the table locked once, and the events the action recorded
+collected for the answer (``Command.events``).
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.db import transaction
+from django.db.models import QuerySet
 
 from casino import access
-from casino.record import record_payload
+from casino.models import GENESIS_HASH
+from casino.record import Head, record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.events import TablePayload
-from tablegame.models import Table
+from tablegame.models import Round, Shoe, Table
 
 
 class NotAllowed(ActionError):
@@ -33,23 +44,100 @@ def require(actor: Actor, what: str) -> None:
         raise NotAllowed(decision.reason)
 
 
+@dataclass
+class Command:
+    """One command of the API in progress: its table, locked once, and the events it recorded."""
+
+    table: Table
+    events: list[tuple[int, TablePayload]] = field(default_factory=list)
+    game: Round | None = None
+    """The round in play that the action changed and saved, when it stays the one in play."""
+    shoe: Shoe | None = None
+    """Likewise the shoe in play."""
+
+
+_command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
+    "tablegame_command", default=None
+)
+
+
+@contextmanager
+def command(table: Table) -> Iterator[Command]:
+    """Run actions as one command on ``table``, already locked by the caller in the transaction
+    this block runs in: the actions reuse the lock, make no savepoint of their own (a refusal
+    aborts the whole transaction: the caller rolls it back), and collect their events."""
+    assert transaction.get_connection().in_atomic_block, "command() runs inside atomic()"
+    current = Command(table)
+    token = _command.set(current)
+    try:
+        yield current
+    finally:
+        _command.reset(token)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def action(function: Callable[P, R]) -> Callable[P, R]:
+    """An action's transaction: its own (a savepoint when nested), or, inside :func:`command`,
+    the command's, with no savepoint (two queries fewer on every tap)."""
+    own = transaction.atomic(function)
+    shared = transaction.atomic(savepoint=False)(function)
+
+    @functools.wraps(function)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        return (shared if _command.get() is not None else own)(*args, **kwargs)
+
+    return run
+
+
+def hand_over(*, game: Round | None = None, shoe: Shoe | None = None) -> None:
+    """Inside a command, tell the answer which round and shoe in play the action changed and
+    saved, so that it does not read them again (outside one, nothing to do)."""
+    current = _command.get()
+    if current is not None:
+        current.game, current.shoe = game, shoe
+
+
 def lock_table(table: Table | int) -> Table:
-    """The table row, locked until the transaction ends.
+    """The table row, locked until the transaction ends (the command's, when it holds it).
 
     Race: two tablets (or a double tap) acting on one table at once; the second waits here until
     the first commits, then sees its result.
     """
     pk = table.pk if isinstance(table, Table) else table
-    return Table.objects.select_for_update().get(pk=pk)
+    current = _command.get()
+    if current is not None and current.table.pk == pk:
+        return current.table
+    return locked_tables().get(pk=pk)
+
+
+def locked_tables() -> QuerySet[Table]:
+    """Tables to lock: the row only (``of=self``), with its pit.
+
+    Nothing else is read in the locking statement: under READ COMMITTED a statement that waited
+    for the lock still sees what was committed when it began, so what it read besides the row
+    (the chain's head, a command record) could predate the transaction it waited for. Read
+    those in the next statement (``head_of``)."""
+    return Table.objects.select_for_update(of=("self",)).select_related("pit")
 
 
 def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
     """Write the event (its kind and typed payload, ``tablegame.events``) in this transaction and
     announce it after commit; returns its sequence."""
-    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload)
+    known = getattr(table, "head_sequence", False)
+    head = None
+    if known is not False:  # read with the lock; kept up to date below
+        head = Head(known or 0, getattr(table, "head_hash", None) or GENESIS_HASH)
+    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload, head=head)
+    table.head_sequence, table.head_hash = event.sequence, event.hash  # type: ignore[attr-defined]
     table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
-    action = payload.kind.value
-    transaction.on_commit(lambda: announce_change(table_id, sequence, action, pit_id=pit_id))
+    kind = payload.kind.value
+    transaction.on_commit(lambda: announce_change(table_id, sequence, kind, pit_id=pit_id))
+    current = _command.get()
+    if current is not None:
+        current.events.append((sequence, payload))
     return sequence
 
 

@@ -6,8 +6,6 @@ shoe's count, is recorded, and the dealer is told what to do.
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from baccarat.cards import Card, CardError
 from baccarat.irregularities import (
     Disposition,
@@ -20,7 +18,7 @@ from baccarat.irregularities import (
 from baccarat.profiles import RulesSubmission
 from casino.roles import Actor
 from tablegame import events
-from tablegame.actions.common import ActionError, lock_table, record, require
+from tablegame.actions.common import ActionError, action, lock_table, record, require
 from tablegame.actions.rounds import complete_coup
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
@@ -28,7 +26,7 @@ from tablegame.models import Irregularity, Round, Shoe, Table
 KINDS = tuple(k.value for k in IrregularityKind)
 
 
-@transaction.atomic
+@action
 def report_irregularity(
     table: Table, *, kind: str, card: str, disclosed: bool = False, actor: Actor
 ) -> Irregularity:

@@ -6,13 +6,13 @@ player leaves, or documented on a Complimentary Vigorish Form prepared by the pi
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
     ActionError,
+    action,
     check_text,
     lock_table,
     record,
@@ -32,7 +32,7 @@ def _open_marker(table: Table, marker_id: int) -> VigorishMarker:
     return marker
 
 
-@transaction.atomic
+@action
 def collect_marker(table: Table, *, marker_id: int, actor: Actor) -> VigorishMarker:
     """The vigorish marked at a seat is collected; the marker comes off the layout."""
     require(actor, "command:collect_marker")
@@ -52,7 +52,7 @@ def collect_marker(table: Table, *, marker_id: int, actor: Actor) -> VigorishMar
     return marker
 
 
-@transaction.atomic
+@action
 def request_vigorish_form(
     table: Table, *, marker_id: int, reason: str, actor: Actor
 ) -> VigorishMarker:

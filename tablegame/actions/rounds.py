@@ -5,10 +5,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 
 from baccarat.cards import Card, CardError
@@ -37,7 +36,9 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
     ActionError,
+    action,
     check_text,
+    hand_over,
     lock_table,
     record,
     require,
@@ -66,7 +67,7 @@ def _round(table: Table) -> Round:
     return game
 
 
-@transaction.atomic
+@action
 def open_round(table: Table, *, actor: Actor) -> Round:
     """Open a round for wagers ("place your bets")."""
     require(actor, "command:open_round")
@@ -101,10 +102,11 @@ def open_round(table: Table, *, actor: Actor) -> Round:
     return game
 
 
-def _engine_wagers(game: Round) -> list[EngineWager]:
+def _engine_wagers(game: Round, taken: Iterable[Wager] | None = None) -> list[EngineWager]:
+    """The round's wagers for the engine (``taken``: its wager rows, if already read)."""
     return [
         EngineWager(w.seat, WagerType(w.type), w.amount, WagerType(w.ride) if w.ride else None)
-        for w in game.wagers.all()
+        for w in (game.wagers.all() if taken is None else taken)
     ]
 
 
@@ -124,7 +126,7 @@ def _check_limits(table: Table, kind: WagerType, amount: Decimal) -> None:
         raise ActionError(f"The {kind.label} maximum is ${limit.maximum}; ${amount} is over it.")
 
 
-@transaction.atomic
+@action
 def place_wager(
     table: Table,
     *,
@@ -151,8 +153,9 @@ def place_wager(
     if seat not in table.occupied_seats():
         raise ActionError(f"Seat {seat} is empty: seat the player first.")
     _check_limits(table, kind, money)
-    existing = game.wagers.filter(seat=seat, type=kind.value).first()
-    proposed = [w for w in _engine_wagers(game) if (w.seat, w.type) != (seat, kind)]
+    taken = list(game.wagers.all())
+    existing = next((w for w in taken if (w.seat, w.type) == (seat, kind.value)), None)
+    proposed = [w for w in _engine_wagers(game, taken) if (w.seat, w.type) != (seat, kind)]
     proposed.append(EngineWager(seat, kind, money, ride_on))
     try:
         check_wagers(proposed, game.rules.submission, _player_dealer(game))
@@ -191,6 +194,7 @@ def place_wager(
                 round=game.number, seat=seat, wager=kind, amount=money, ride=ride_on
             ),
         )
+    hand_over(game=game)
     return placed
 
 
@@ -201,7 +205,7 @@ def _wager_type(name: str) -> WagerType:
         raise ActionError(f"'{name}' is not a wager.") from None
 
 
-@transaction.atomic
+@action
 def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None:
     """Withdraw a wager before "no more bets"."""
     require(actor, "command:withdraw_wager")
@@ -219,7 +223,7 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     )
 
 
-@transaction.atomic
+@action
 def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -> Round:
     """California: the player-dealer's bank for this hand, before "no more bets"."""
     require(actor, "command:set_player_dealer_bank")
@@ -239,10 +243,11 @@ def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -
         actor,
         events.PlayerDealerBank(round=game.number, bank=game.player_dealer_bank),
     )
+    hand_over(game=game)
     return game
 
 
-@transaction.atomic
+@action
 def no_more_bets(table: Table, *, actor: Actor) -> Round:
     """Close wagering; say who is handed each hand's cards (000 §8(b)-(c))."""
     require(actor, "command:no_more_bets")
@@ -255,8 +260,9 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
         raise ActionError("Record the player-dealer's bank before no more bets.")
     if rules.players_turn_cards:
         seats = table.occupied_seats()
-        game.player_turner = card_turner(_stakes(game, WagerType.PLAYER), occupied=seats)
-        game.banker_turner = card_turner(_stakes(game, WagerType.BANKER), occupied=seats)
+        taken = list(game.wagers.all())
+        game.player_turner = card_turner(_stakes(taken, WagerType.PLAYER), occupied=seats)
+        game.banker_turner = card_turner(_stakes(taken, WagerType.BANKER), occupied=seats)
     game.state, game.no_more_bets_at = State.DEALING, timezone.now()
     game.save(update_fields=["state", "no_more_bets_at", "player_turner", "banker_turner"])
     record(
@@ -268,10 +274,11 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
             banker_turner=game.banker_turner,
         ),
     )
+    hand_over(game=game)
     return game
 
 
-@transaction.atomic
+@action
 def relinquish_cards(table: Table, *, hand: str, actor: Actor) -> Round:
     """The player turning a hand's cards gives up the right, or is made to (000 §8(d)).
 
@@ -290,7 +297,8 @@ def relinquish_cards(table: Table, *, hand: str, actor: Actor) -> Round:
         raise ActionError(f"The dealer turns the {hand.title()}'s hand already.")
     declined = [*game.turn_declined.get(hand, []), current]
     kind = WagerType.PLAYER if hand == "player" else WagerType.BANKER
-    turner = card_turner(_stakes(game, kind), occupied=table.occupied_seats(), declined=declined)
+    stakes = _stakes(game.wagers.all(), kind)
+    turner = card_turner(stakes, occupied=table.occupied_seats(), declined=declined)
     game.turn_declined = {**game.turn_declined, hand: declined}
     if hand == "player":
         game.player_turner = turner
@@ -302,14 +310,16 @@ def relinquish_cards(table: Table, *, hand: str, actor: Actor) -> Round:
         actor,
         events.CardsRelinquished(round=game.number, hand=Hand(hand), seat=current, now=turner),
     )
+    hand_over(game=game)
     return game
 
 
-def _stakes(game: Round, kind: WagerType) -> dict[int, Decimal]:
-    return {w.seat: w.amount for w in game.wagers.filter(type=kind.value)}
+def _stakes(taken: Iterable[Wager], kind: WagerType) -> dict[int, Decimal]:
+    """The amount each seat has on ``kind``."""
+    return {w.seat: w.amount for w in taken if w.type == kind.value}
 
 
-@transaction.atomic
+@action
 def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     """Enter the card just dealt; the rules decide which hand it belongs to, or refuse it."""
     require(actor, "command:deal_card")
@@ -325,14 +335,15 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
         dealt = Card.parse(card)
     except CardError as error:
         raise ActionError(str(error)) from None
-    before = game.coup()
+    cards = list(game.cards.all())
+    before = game.coup(c for c in cards if c.hand in (DealtCard.Hand.PLAYER, DealtCard.Hand.BANKER))
     try:
         coup = before.deal(dealt)
     except IllegalDeal as error:
         raise ActionError(str(error)) from None
     hand = before.expected.hand
     assert hand is not None  # deal() refuses a card when none is due
-    shoe = Shoe.objects.select_for_update().get(pk=game.shoe_id)
+    shoe = game.shoe  # read with the round; only actions holding the table's lock change it
     if shoe.held_card and before.dealt == 0:
         if str(dealt) != shoe.held_card:
             raise ActionError(
@@ -342,11 +353,16 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     else:
         shoe.take(dealt)
     shoe.save(update_fields=["remaining", "held_card"])
-    position = game.cards.count() + 1
+    position = len(cards) + 1
     DealtCard.objects.create(
         round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
     )
-    if coup.dealt == 4 and game.wagers.filter(type=WagerType.HOUSE_MONEY.value).exists():
+    house_money = game.rules.submission.offers(WagerType.HOUSE_MONEY)
+    if (
+        coup.dealt == 4
+        and house_money
+        and game.wagers.filter(type=WagerType.HOUSE_MONEY.value).exists()
+    ):
         game.state = State.HOUSE_MONEY
         game.save(update_fields=["state"])
     elif coup.is_complete:
@@ -362,6 +378,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
             next=coup.expected,
         ),
     )
+    hand_over(game=game, shoe=shoe)
     return game
 
 
@@ -385,7 +402,7 @@ COMPLETION_FIELDS = (
 )
 
 
-@transaction.atomic
+@action
 def settle_house_money_wagers(
     table: Table, *, rides: dict[int, str | None] | None = None, actor: Actor
 ) -> Round:
@@ -475,7 +492,10 @@ def _save_steps(game: Round, steps: Sequence[Step], start: int) -> None:
     )
 
 
-@transaction.atomic
+SETTLED_FIELDS = ("result", "payout", "vigorish", "returned", "fee", "award")
+
+
+@action
 def settle_round(table: Table, *, actor: Actor) -> Round:
     """Settle every wager in the table's legal order; mark deferred vigorish on the seat."""
     require(actor, "command:settle_round")
@@ -486,10 +506,11 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     rules = game.rules.submission
     coup = game.coup()
     meters = _contribute_to_meters(table, game, rules)
+    taken = list(game.wagers.all())
     try:
         result = settle(
             coup,
-            _engine_wagers(game),
+            _engine_wagers(game, taken),
             rules,
             player_dealer=_player_dealer(game),
             meters={m.name: m.amount for m in meters},
@@ -500,22 +521,23 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     done = game.steps.count()
     round_steps = [s for s in result.steps if s.phase != "house_money"]
     _save_steps(game, round_steps, start=done + 1)
+    rows = {(w.seat, w.type): w for w in taken}
+    settled = []
     for s in result.wagers:
         if s.type is WagerType.HOUSE_MONEY:
             continue
-        game.wagers.filter(seat=s.seat, type=s.type.value).update(
-            result=s.result.value,
-            payout=s.payout,
-            vigorish=s.vigorish,
-            returned=s.returned,
-            fee=s.fee,
-            award=s.award or "",
-        )
+        row = rows[(s.seat, s.type.value)]
+        row.result, row.payout, row.vigorish = s.result.value, s.payout, s.vigorish
+        row.returned, row.fee, row.award = s.returned, s.fee, s.award or ""
+        settled.append(row)
+    # One UPDATE for every wager, so that settling costs the same whatever their number.
+    Wager.objects.bulk_update(settled, SETTLED_FIELDS, batch_size=len(settled) or None)
     shoe = game.shoe
-    names = dict(table.seats.values_list("number", "player_name"))
-    for step in round_steps:
-        if step.action is StepAction.MARK_VIGORISH:
-            VigorishMarker.objects.create(
+    marks = [step for step in round_steps if step.action is StepAction.MARK_VIGORISH]
+    if marks:
+        names = dict(table.seats.values_list("number", "player_name"))
+        VigorishMarker.objects.bulk_create(
+            VigorishMarker(
                 table=table,
                 shoe=shoe,
                 round=game,
@@ -523,6 +545,8 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
                 player_name=names.get(step.seat, ""),
                 amount=step.amount,
             )
+            for step in marks
+        )
     game.state, game.settled_at = State.SETTLED, timezone.now()
     game.save(update_fields=["state", "settled_at"])
     outcome = result.outcome
@@ -624,7 +648,7 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor)
         record(table, None, events.ShoeCallMade(call=call, round=game.number))
 
 
-@transaction.atomic
+@action
 def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
     """The cut card came out: complete this hand, then "last hand" (000 §9(e))."""
     require(actor, "command:cut_card_out")
@@ -642,7 +666,7 @@ def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
     return shoe
 
 
-@transaction.atomic
+@action
 def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     """Not enough cards to complete the round: it is void and every wager returned (000 §13(e))."""
     require(actor, "command:void_round")

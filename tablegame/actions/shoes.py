@@ -9,7 +9,6 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from baccarat.cards import Card, CardError
@@ -27,6 +26,7 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
     ActionError,
+    action,
     check_text,
     lock_table,
     record,
@@ -61,7 +61,7 @@ def _advance(shoe: Shoe, state: str, **fields: Any) -> None:
     shoe.save(update_fields=["state", *fields])
 
 
-@transaction.atomic
+@action
 def receive_decks(
     table: Table,
     *,
@@ -150,7 +150,7 @@ def _prepare(
     return shoe
 
 
-@transaction.atomic
+@action
 def inspect_decks(table: Table, *, actor: Actor) -> Shoe:
     """The dealer inspected the decks for defects (000 §4(a))."""
     require(actor, "command:inspect_decks")
@@ -164,7 +164,7 @@ def inspect_decks(table: Table, *, actor: Actor) -> Shoe:
     )
 
 
-@transaction.atomic
+@action
 def verify_inspection(table: Table, *, actor: Actor) -> Shoe:
     """The floorperson verifies the dealer's inspection (000 §4(a))."""
     require(actor, "command:verify_inspection")
@@ -181,21 +181,21 @@ def verify_inspection(table: Table, *, actor: Actor) -> Shoe:
     )
 
 
-@transaction.atomic
+@action
 def spread_decks(table: Table, *, actor: Actor) -> Shoe:
     """Cards spread face up by deck, suit and sequence for the first player (000 §4(b), (d))."""
     require(actor, "command:spread_decks")
     return _prepare(table, actor, State.VERIFIED, State.SPREAD, events.DecksSpread)
 
 
-@transaction.atomic
+@action
 def wash_decks(table: Table, *, actor: Actor) -> Shoe:
     """Turned face down, washed and stacked; batches stacked apart with a shuffler (000 §4(c))."""
     require(actor, "command:wash_decks")
     return _prepare(table, actor, State.SPREAD, State.WASHED, events.DecksWashed)
 
 
-@transaction.atomic
+@action
 def shuffle_decks(
     table: Table, *, steps: Sequence[str] = (), machine: bool = False, actor: Actor
 ) -> Shoe:
@@ -224,7 +224,7 @@ def shuffle_decks(
     return shoe
 
 
-@transaction.atomic
+@action
 def verify_shuffle(table: Table, *, actor: Actor) -> Shoe:
     """The floorperson verifies the feathered stack shows no uneven distribution (000 §5(a))."""
     require(actor, "command:verify_shuffle")
@@ -241,7 +241,7 @@ def verify_shuffle(table: Table, *, actor: Actor) -> Shoe:
     return shoe
 
 
-@transaction.atomic
+@action
 def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Actor) -> Shoe:
     """No gaming activity: the cards come out and are spread again (000 §5(g), 002 (e)(8)).
 
@@ -277,7 +277,7 @@ def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Actor) -> 
     return fresh
 
 
-@transaction.atomic
+@action
 def cut_cards(
     table: Table,
     *,
@@ -335,7 +335,7 @@ def _cut_offer(shoe: Shoe) -> list[int]:
         raise ActionError(str(error)) from None
 
 
-@transaction.atomic
+@action
 def order_recut(table: Table, *, reason: str, actor: Actor) -> Shoe:
     """A floorperson orders the cards recut before play (000 §5(e))."""
     require(actor, "command:order_recut")
@@ -347,7 +347,7 @@ def order_recut(table: Table, *, reason: str, actor: Actor) -> Shoe:
     return shoe
 
 
-@transaction.atomic
+@action
 def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     """Expose the first card and burn as many more, face down, as its face value (000 §5(f))."""
     require(actor, "command:burn_cards")
@@ -372,7 +372,7 @@ def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     return shoe
 
 
-@transaction.atomic
+@action
 def end_shoe(table: Table, *, actor: Actor) -> Shoe:
     """The shoe is done; marked vigorish must be collected or documented first (000 §12(d))."""
     require(actor, "command:end_shoe")

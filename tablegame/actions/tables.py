@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from baccarat.errors import RulesError
@@ -18,6 +17,7 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
     ActionError,
+    action,
     check_text,
     lock_table,
     plain_options,
@@ -36,7 +36,7 @@ from tablegame.models import (
 from tablegame.models.tables import default_limits
 
 
-@transaction.atomic
+@action
 def open_table(table: Table, *, actor: Actor) -> Table:
     """Open the table for gaming: seats, limits and the Rules Submission on file, decks schedule."""
     require(actor, "command:open_table")
@@ -64,7 +64,7 @@ def open_table(table: Table, *, actor: Actor) -> Table:
     return table
 
 
-@transaction.atomic
+@action
 def close_table(table: Table, *, actor: Actor) -> Table:
     """Close the table: no round in play, no vigorish marker left open."""
     require(actor, "command:close_table")
@@ -102,7 +102,7 @@ def _seat(table: Table, number: int) -> Seat:
         raise ActionError(f"There is no seat {number} at {table}.") from None
 
 
-@transaction.atomic
+@action
 def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
     """A player sits at a seat."""
     require(actor, "command:seat_player")
@@ -121,7 +121,7 @@ def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
     return place
 
 
-@transaction.atomic
+@action
 def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i))."""
     require(actor, "command:leave_seat")
@@ -148,7 +148,7 @@ def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     return place
 
 
-@transaction.atomic
+@action
 def file_rules(
     table: Table,
     *,
@@ -212,7 +212,7 @@ def _check_pit_procedures(table: Table, new: RulesSubmission) -> None:
             )
 
 
-@transaction.atomic
+@action
 def set_limit(
     table: Table, *, wager: str, minimum: Decimal, maximum: Decimal, actor: Actor
 ) -> TableLimit:
@@ -238,7 +238,7 @@ def set_limit(
     return limit
 
 
-@transaction.atomic
+@action
 def take_shoe(
     table: Table, *, seat: int | None, declined: Sequence[int] = (), actor: Actor
 ) -> Table:
@@ -273,7 +273,7 @@ def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], wh
         raise ActionError(f"Offer {what} to seat {skipped[0]} first.")
 
 
-@transaction.atomic
+@action
 def pass_shoe(table: Table, *, ordered: bool = False, actor: Actor) -> Table:
     """The curator passes the shoe, by choice or on the order of the dealer or a floorperson."""
     require(actor, "command:pass_shoe")
@@ -289,7 +289,7 @@ def pass_shoe(table: Table, *, ordered: bool = False, actor: Actor) -> Table:
     return table
 
 
-@transaction.atomic
+@action
 def take_player_dealer(
     table: Table, *, seat: int, declined: Sequence[int] = (), actor: Actor
 ) -> Table:

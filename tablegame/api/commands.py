@@ -2,9 +2,12 @@
 
 A tablet on a casino's wifi sends a command again when it sees no answer, and a dealer taps twice;
 neither may deal a card or settle a round twice. Each command may carry an ``Idempotency-Key``
-header (the round's commands must). In ONE transaction the table row is locked, the key looked up
-in ``CommandRecord`` (per user), and either the stored answer is returned unchanged, or the action
-runs and its answer (the new table state, or the refusal) is stored with the key before commit.
+header (the round's commands must). In ONE transaction the table row is locked and the key looked
+up in ``CommandRecord`` (per user) in the same query; either the stored answer is returned
+unchanged, or the action runs (inside ``actions.common.command``: the lock is reused, no savepoint)
+and its answer, the events and the parts of the table state they changed
+(``selectors.command_answer``), is stored with the key before commit. A refusal rolls the
+transaction back whole; it is then stored with the key in a transaction of its own.
 """
 
 from __future__ import annotations
@@ -16,16 +19,19 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import IntegerField, Subquery, Value
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
+from casino.record import head_of
 from casino.roles import Actor
 from tablegame.actions import NotAllowed
+from tablegame.actions import common as actions_common
 from tablegame.api.errors import error_body
 from tablegame.models import CommandRecord, Table
-from tablegame.selectors import table_state
+from tablegame.selectors import command_answer
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -35,10 +41,6 @@ KEY_MISSING = (
     f"Send an {HEADER} header with this command (a new random value per command, the same "
     "value when you send it again), so that it is never done twice."
 )
-
-
-class _KeyTaken(Exception):
-    """Another transaction stored the same key first (for another table): undo this one."""
 
 
 def command_name(action: str, inputs: Mapping[str, Any]) -> str:
@@ -64,7 +66,7 @@ def run_command(
     key_required: bool,
 ) -> Response:
     """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
-    key; answer the state."""
+    key; answer what changed."""
     actor = actor_of(request)
     key = request.headers.get(HEADER, "").strip()
     if key_required and not key:
@@ -73,58 +75,82 @@ def run_command(
         raise exceptions.ValidationError({HEADER: [f"At most {KEY_MAX_LENGTH} characters."]})
     try:
         with transaction.atomic():
-            # Race: a double tap sends one command twice at once. The second request waits here
-            # until the first commits, then finds its record below and answers the same.
-            table = Table.objects.select_for_update().filter(pk=table_id).first()
-            if table is None:
-                raise exceptions.NotFound(f"There is no table {table_id}.")
+            # Race: a double tap sends one command twice at once. The second request waits at
+            # this lock until the first commits, then finds its record and answers the same.
+            table = _locked(table_id, actor, key)
+            if table.done_id is not None:  # type: ignore[attr-defined]
+                return _replay(table.done_id, table, command)  # type: ignore[attr-defined]
+            with actions_common.command(table) as done:
+                act(table, actor)
+            answer = command_answer(table, done.events, game=done.game, shoe=done.shoe)
+            text = json.dumps(answer)
             if key:
-                done = CommandRecord.objects.filter(user=actor, key=key).first()
-                if done is not None:
-                    if (done.table_id, done.command) != (table.pk, command):
-                        return Response(error_body(KEY_REUSED), status=409)
-                    return Response(
-                        done.response, status=done.status, headers={REPLAYED_HEADER: "true"}
-                    )
-            status, body = _perform(table, lambda locked: act(locked, actor))
-            if key:
-                body = _remember(actor, key, table, command, status, body)
-    except _KeyTaken:
-        return Response(error_body(KEY_REUSED), status=409)
-    return Response(body, status=status)
-
-
-def _perform(table: Table, act: Callable[[Table], object]) -> tuple[int, dict[str, Any]]:
-    """The action's answer: the table state after it, or its refusal (which changed nothing:
-    the action's own ``atomic`` rolled back to its savepoint)."""
-    try:
-        act(table)
+                CommandRecord.objects.create(
+                    user=actor, key=key, table=table, command=command, status=200, response=text
+                )
     except NotAllowed as refusal:
-        return 403, error_body(str(refusal))
+        return _refused(actor, key, table_id, command, 403, str(refusal))
     except RulesError as refusal:  # ActionError, or a rule the action did not reword
-        return 409, error_body(str(refusal))
-    return 200, table_state(Table.objects.get(pk=table.pk))
-
-
-def _remember(
-    user: Actor, key: str, table: Table, command: str, status: int, body: dict[str, Any]
-) -> dict[str, Any]:
-    """Store the answer with the key; return it as stored, so a repeat answers the same bytes
-    (PostgreSQL's jsonb keeps its own key order)."""
-    try:
-        with transaction.atomic():
-            record = CommandRecord.objects.create(
-                user=user,
-                key=key,
-                table=table,
-                command=command,
-                status=status,
-                response=body,
-            )
+        return _refused(actor, key, table_id, command, 409, str(refusal))
     except IntegrityError:
         # Race: the same key at the same moment for another table (whose row lock is not ours).
-        raise _KeyTaken from None
-    stored: dict[str, Any] = CommandRecord.objects.values_list("response", flat=True).get(
-        pk=record.pk
+        return Response(error_body(KEY_REUSED), status=409)
+    return _answer(text, 200)
+
+
+def _locked(table_id: int, actor: Actor, key: str) -> Table:
+    """The table row, locked; then, in one query read after the lock, this key's command record
+    if it has one (``done_id``) and the head of the table's chain (for ``record``)."""
+    table = actions_common.locked_tables().filter(pk=table_id).first()
+    if table is None:
+        raise exceptions.NotFound(f"There is no table {table_id}.")
+    done = CommandRecord.objects.filter(user=actor, key=key).values("pk")[:1] if key else None
+    facts = (
+        Table.objects.filter(pk=table_id)
+        .annotate(done_id=Subquery(done) if done is not None else Value(None, IntegerField()))
+        .annotate(**head_of())
+        .values("done_id", "head_sequence", "head_hash")
+        .get()
     )
-    return stored
+    for name, value in facts.items():
+        setattr(table, name, value)
+    return table
+
+
+def _replay(record_id: int, table: Table, command: str) -> Response:
+    """The stored answer of a command sent again; a key used for another command is refused."""
+    done = CommandRecord.objects.get(pk=record_id)
+    if (done.table_id, done.command) != (table.pk, command):
+        return Response(error_body(KEY_REUSED), status=409)
+    return _answer(done.response, done.status, replayed=True)
+
+
+def _refused(
+    actor: Actor, key: str, table_id: int, command: str, status: int, message: str
+) -> Response:
+    """Answer a refusal (which changed nothing: its transaction was rolled back) and store it
+    with the key, unless the same key's first answer got there first."""
+    text = json.dumps(error_body(message))
+    if key:
+        try:
+            with transaction.atomic():
+                CommandRecord.objects.create(
+                    user=actor,
+                    key=key,
+                    table_id=table_id,
+                    command=command,
+                    status=status,
+                    response=text,
+                )
+        except IntegrityError:
+            done = CommandRecord.objects.filter(user=actor, key=key).first()
+            if done is None or (done.table_id, done.command) != (table_id, command):
+                return Response(error_body(KEY_REUSED), status=409)
+            return _answer(done.response, done.status, replayed=True)
+    return _answer(text, status)
+
+
+def _answer(text: str, status: int, *, replayed: bool = False) -> Response:
+    """A JSON answer whose body is ``text`` as stored: the first answer and a repeat are alike."""
+    headers = {REPLAYED_HEADER: "true"} if replayed else None
+    return Response(json.loads(text), status=status, headers=headers)

@@ -12,7 +12,8 @@ from decimal import Decimal
 from typing import IO, Any
 
 from django.conf import settings
-from rest_framework import exceptions
+from django.core.exceptions import RequestDataTooBig
+from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.utils import json
@@ -26,6 +27,9 @@ def error_body(message: str, **extra: Any) -> dict[str, Any]:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):  # Django's own limit, met before the parser's
+        too_large = f"The body is over the limit of {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+        return Response(error_body(too_large), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     response = exception_handler(exc, context)
     if response is None:
         return None  # not an API error: a server error, reported as such
@@ -52,9 +56,26 @@ def _summary(errors: Any, field: str = "") -> str:
     return f"{field}: {errors}" if field else str(errors)
 
 
+#: The most bytes a command's body may hold. A command needs a few hundred; a Rules Submission
+#: with every option overridden about two thousand.
+API_MAX_BODY_BYTES = 16 * 1024
+#: How deep a body's objects and lists may nest: a command needs three levels.
+API_MAX_DEPTH = 8
+
+
+class BodyTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "body_too_large"
+
+
 class DecimalJSONParser(JSONParser):
     """JSON whose numbers with a fraction or exponent are read as ``Decimal``, never ``float``:
-    an amount sent as a JSON number stays exact."""
+    an amount sent as a JSON number stays exact.
+
+    Refused before any command sees it: a body over ``API_MAX_BODY_BYTES`` (413), the constants
+    ``NaN`` and ``Infinity`` that JSON does not have, nesting deeper than ``API_MAX_DEPTH``, and
+    a NUL character anywhere (PostgreSQL's text cannot hold one) (400).
+    """
 
     def parse(
         self,
@@ -62,8 +83,62 @@ class DecimalJSONParser(JSONParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        context = parser_context or {}
+        request = context.get("request")
+        length = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if length and length.isdigit() and int(length) > API_MAX_BODY_BYTES:
+            raise BodyTooLarge(_too_large())
+        body = stream.read(API_MAX_BODY_BYTES + 1)
+        if len(body) > API_MAX_BODY_BYTES:
+            raise BodyTooLarge(_too_large())
+        encoding = context.get("encoding", settings.DEFAULT_CHARSET)
         try:
-            return json.loads(stream.read().decode(encoding), parse_float=Decimal)
+            data = json.loads(
+                body.decode(encoding),
+                parse_float=Decimal,
+                parse_int=_whole_number,
+                parse_constant=_no_constant,
+            )
+        except RecursionError:
+            raise exceptions.ParseError(f"{NOT_JSON}: it is nested too deeply.") from None
         except ValueError as exc:
-            raise exceptions.ParseError(f"The body is not valid JSON: {exc}") from None
+            raise exceptions.ParseError(f"{NOT_JSON}: {_sentence(str(exc))}") from None
+        _check_shape(data)
+        return data
+
+
+NOT_JSON = "The body is not valid JSON"
+
+
+def _too_large() -> str:
+    return f"The body is over the limit of {API_MAX_BODY_BYTES} bytes."
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number.")
+
+
+def _whole_number(text: str) -> int:
+    """A JSON integer; one of hundreds of digits is refused before Python converts it."""
+    if len(text) > 100:
+        raise ValueError(f"a number of {len(text)} digits is more than any amount or count.")
+    return int(text)
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith(".") else f"{text}."
+
+
+def _check_shape(data: Any) -> None:
+    """Refuse nesting past ``API_MAX_DEPTH`` and a NUL in any key or string (without recursion)."""
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise exceptions.ParseError(f"{NOT_JSON}: it holds a NUL character.")
+        elif isinstance(value, dict | list):
+            if depth > API_MAX_DEPTH:
+                raise exceptions.ParseError(f"{NOT_JSON}: it is nested too deeply.")
+            items = [*value, *value.values()] if isinstance(value, dict) else value
+            pending.extend((item, depth + 1) for item in items)

@@ -25,9 +25,41 @@ RIDES = [(t.value, t.label) for t in (WagerType.PLAYER, WagerType.BANKER)]
 IRREGULARITY_KINDS = [(k.value, k.label) for k in IrregularityKind]
 
 
-def money(help_text: str | None = None) -> serializers.DecimalField:
-    """An amount in dollars and cents, as a JSON string ("100.00") or number."""
-    return serializers.DecimalField(max_digits=12, decimal_places=2, help_text=help_text)
+#: The most an amount may be: ten digits of dollars and the cents, what the record stores
+#: (``MONEY`` of the models) and more than any table's limit.
+MOST_MONEY = Decimal("9999999999.99")
+CENT = Decimal("0.01")
+
+
+class MoneyField(serializers.DecimalField):
+    """An amount in dollars and cents, as a JSON string ("100.00") or number: finite, more than
+    zero, at most ``MOST_MONEY``, to the cent; each refusal says which."""
+
+    default_error_messages = {
+        "invalid": 'Write an amount of money such as "100.00".',
+        "max_string_length": 'Write an amount of money such as "100.00".',
+        "max_digits": f"An amount of money is at most {MOST_MONEY}.",
+        "min_value": "An amount of money is more than zero.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_digits=12, decimal_places=2, min_value=CENT, **kwargs)
+
+    def validate_precision(self, value: Decimal) -> Decimal:
+        """Refuse by the problem a person sees: below a cent, over the most, or a cent's fraction
+        (REST framework counts digits, calling 1e-30 too many digits in total)."""
+        if value <= 0:
+            self.fail("min_value")
+        if value > MOST_MONEY:
+            self.fail("max_digits")
+        if value != value.quantize(CENT):
+            self.fail("max_decimal_places", max_decimal_places=2)
+        return value
+
+
+def money(help_text: str | None = None) -> MoneyField:
+    """An amount of money (``MoneyField``)."""
+    return MoneyField(help_text=help_text)
 
 
 class CardField(serializers.CharField):

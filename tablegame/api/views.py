@@ -8,6 +8,7 @@ actions ask it again, and check what is not about the role (``NotAllowed`` answe
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,7 +26,7 @@ from tablegame.api.errors import DecimalJSONParser
 from tablegame.api.permissions import Policy
 from tablegame.api.schema import READ_ERRORS, CommandSchema, TableState
 from tablegame.models import Table
-from tablegame.selectors import table_state
+from tablegame.snapshots import table_state_text
 
 if TYPE_CHECKING:
     from rest_framework.views import AsView, GenericView
@@ -49,10 +50,10 @@ class TableDetail(APIView):
     permission_classes = (Policy,)
 
     def get(self, request: Request, table_id: int) -> Response:
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
+        text = table_state_text(table_id)
+        if text is None:
             raise NotFound(f"There is no table {table_id}.")
-        return Response(table_state(table))
+        return Response(json.loads(text))
 
 
 class TableCommand(APIView):

@@ -3,7 +3,12 @@
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
-from tablegame.models.vigorish import CommandRecord, ProgressiveMeter, VigorishMarker
+from tablegame.models.vigorish import (
+    CommandRecord,
+    ProgressiveMeter,
+    TableSnapshot,
+    VigorishMarker,
+)
 
 __all__ = [
     "Card",
@@ -18,6 +23,7 @@ __all__ = [
     "Table",
     "TableLimit",
     "TableRules",
+    "TableSnapshot",
     "VigorishMarker",
     "Wager",
     "profile_choices",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Self, TypedDict, TypeVar
 
@@ -86,11 +87,14 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.shoe} round {self.number}"
 
-    def coup(self) -> Coup:
-        """The cards dealt to the two hands so far, in dealing order."""
-        cards = self.cards.filter(hand__in=(Card.Hand.PLAYER, Card.Hand.BANKER))
-        player = [c.code for c in cards if c.hand == Card.Hand.PLAYER]
-        banker = [c.code for c in cards if c.hand == Card.Hand.BANKER]
+    def coup(self, cards: Iterable[Card] | None = None) -> Coup:
+        """The cards dealt to the two hands so far, in dealing order (``cards``: the round's
+        cards, if already read)."""
+        if cards is None:
+            cards = self.cards.filter(hand__in=(Card.Hand.PLAYER, Card.Hand.BANKER))
+        dealt = list(cards)
+        player = [c.code for c in dealt if c.hand == Card.Hand.PLAYER]
+        banker = [c.code for c in dealt if c.hand == Card.Hand.BANKER]
         return Coup(parse_cards(player), parse_cards(banker))
 
 

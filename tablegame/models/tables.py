@@ -87,7 +87,7 @@ class Table(models.Model):
 
     def active_round(self) -> Round | None:
         """The round being played at the table, if any."""
-        return self.rounds.active().order_by("-pk").first()
+        return self.rounds.active().select_related("rules", "shoe").order_by("-pk").first()
 
     def current_shoe(self) -> Shoe | None:
         """The table's latest shoe that is not finished."""

@@ -48,7 +48,9 @@ class CommandRecord(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     command = models.CharField(max_length=40)
     status = models.PositiveSmallIntegerField()
-    response = models.JSONField()
+    response = models.TextField(
+        help_text="The answer as sent, JSON text: a repeat is answered with the same bytes."
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -74,3 +76,18 @@ class ProgressiveMeter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.name}: {self.amount}"
+
+
+class TableSnapshot(models.Model):
+    """The whole table state as of one event, kept so that a screen that joins or sees a gap is
+    answered without rebuilding it; stale as soon as the table's record has a later event."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="snapshot")
+    sequence = models.PositiveIntegerField(help_text="The table's last event when it was taken.")
+    state = models.TextField(help_text="The table state, JSON text as served.")
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the state changes with no event (decks fall due)."
+    )
+
+    def __str__(self) -> str:
+        return f"{self.table} at event {self.sequence}"

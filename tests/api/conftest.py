@@ -28,10 +28,16 @@ def new_key() -> str:
 
 
 class Tablet:
-    """An API client logged in as one user, speaking the table's URLs."""
+    """An API client logged in as one user, speaking the table's URLs.
+
+    Like the tablet's script, it keeps each table's state: the whole state once, then each
+    command's answer (the parts it changed) put in place; and it checks, after every command, that
+    what it keeps is exactly the whole state the server would give now.
+    """
 
     def __init__(self, client: APIClient) -> None:
         self.client = client
+        self.kept: dict[int, Any] = {}
 
     def state(self, table: Table) -> Any:
         response = self.client.get(f"/api/tables/{table.pk}/")
@@ -48,10 +54,30 @@ class Tablet:
         )
 
     def do(self, table: Table, route: str, body: dict[str, Any] | None = None) -> Any:
-        """POST a command that must succeed; the table state it answers."""
+        """POST a command that must succeed; the table state after it, as the tablet keeps it
+        (checked against the whole state)."""
+        kept = self.kept.get(table.pk) or self.state(table)
         response = self.post(table, route, body)
         assert response.status_code == 200, response.content
-        return response.json()
+        kept = apply_answer(kept, response.json())
+        assert kept == self.state(table), f"{route}: the answer left the tablet's state stale"
+        self.kept[table.pk] = kept
+        return kept
+
+
+def apply_answer(state: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+    """The table state with a command's answer put in place, as ``static/js/dealer.js`` does:
+    the parts it changed replace the tablet's, the round it patched is updated key by key."""
+    assert answer["events"], "a command that succeeded recorded an event"
+    parts = [*answer["changed"], *answer["patched"]]
+    assert set(answer) == {"sequence", "events", "changed", "patched", *parts}
+    new = {**state, "sequence": answer["sequence"]}
+    for name in answer["changed"]:
+        new[name] = answer[name]
+    for name in answer["patched"]:
+        assert state[name]["number"] == answer[name]["number"], "a patch of another round"
+        new[name] = {**state[name], **answer[name]}
+    return new
 
 
 @pytest.fixture

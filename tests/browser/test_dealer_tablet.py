@@ -33,6 +33,11 @@ def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser)
     page.wait_for_selector(".wager:text('Banker $100.00')")
     page.click("text=No more bets")
     page.wait_for_selector('#pad-expected:text-is("Player\'s first card")')
+    # Each card's answer is put in place: the tablet does not read the whole table again.
+    reads: list[str] = []
+    page.on(
+        "request", lambda r: reads.append(r.url) if r.method == "GET" and "/api/" in r.url else None
+    )
     for card in ["4H", "9C", "2S", "KS"]:
         tap_card(page, card)
         page.wait_for_function(
@@ -40,6 +45,7 @@ def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser)
             arg=["4H", "9C", "2S", "KS"].index(card) + 1,
         )
     page.wait_for_selector("#next-title:text('Banker wins, 9 over 6')")
+    assert reads == []
     shot(page, "dealer-complete")
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement:not([hidden])")

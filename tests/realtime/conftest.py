@@ -24,6 +24,7 @@ from django.test import Client
 from pytest_django import Settings
 
 from casino.models import Event
+from config.env import channel_layers_from_env
 from tablegame.models import Table
 from tests.record.chains import triggers_bypassed
 
@@ -32,17 +33,14 @@ ORIGIN = b"http://testserver"
 
 @pytest.fixture(autouse=True)
 def channel_layer_of_its_own(settings: Settings, redis_url: str) -> None:
-    """The real Redis layer, under a prefix of this test's own.
+    """The production Redis layer (``config.env``), under a prefix of this test's own.
 
     Another checkout running the suite on the same Redis has tables with the same ids; a prefix
     per test keeps their notices (and this test's leftovers) out of what these sockets hear.
     """
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "prefix": f"test-{uuid.uuid4().hex[:12]}:"},
-        }
-    }
+    layers = channel_layers_from_env({"REDIS_URL": redis_url})
+    layers["default"]["CONFIG"]["prefix"] = f"test-{uuid.uuid4().hex[:12]}."
+    settings.CHANNEL_LAYERS = layers
 
 
 @pytest.fixture

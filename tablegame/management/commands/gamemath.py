@@ -11,6 +11,7 @@ from baccarat.composition import Composition
 from baccarat.errors import RulesError
 from baccarat.gamemath import analyse, analysis_json
 from baccarat.profiles import RulesSubmission, rules_submission
+from baccarat.shoe import check_composition, check_shoe
 
 
 class Command(BaseCommand):
@@ -22,7 +23,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--profile", required=True, help="rules profile, e.g. ma-mini-ez")
         shoe = parser.add_mutually_exclusive_group(required=True)
-        shoe.add_argument("--decks", type=int, help="a full shoe of N decks")
+        shoe.add_argument("--decks", help="a full shoe of N decks")
         shoe.add_argument("--ranks", help="13 counts by rank, Ace to King: 32,32,...,32")
         shoe.add_argument("--ranks-file", help="one composition per line; one JSON line out each")
         parser.add_argument("--json", action="store_true", help="print JSON")
@@ -34,11 +35,13 @@ class Command(BaseCommand):
             if options["ranks_file"]:
                 self._each_line(Path(options["ranks_file"]), rules, exact=options["exact"])
                 return
-            comp = (
-                Composition.of_decks(options["decks"])
-                if options["decks"] is not None
-                else Composition.parse(options["ranks"])
-            )
+            if options["decks"] is not None:
+                decks = _decks(options["decks"])
+                check_shoe(rules, decks)
+                comp = Composition.of_decks(decks)
+            else:
+                comp = Composition.parse(options["ranks"])
+            check_composition(rules, comp)
             data = analysis_json(analyse(comp, rules), exact=options["exact"])
         except (RulesError, ValueError, OSError) as error:
             sys.stderr.write(f"gamemath: {error}\n")
@@ -55,10 +58,18 @@ class Command(BaseCommand):
                     continue
                 try:
                     comp = Composition.parse(line)
+                    check_composition(rules, comp)
                 except ValueError as error:
                     raise ValueError(f"{path}, line {number}: {error}") from None
                 data = analysis_json(analyse(comp, rules), exact=exact)
                 self.stdout.write(json.dumps(data))
+
+
+def _decks(text: str) -> int:
+    """``--decks``: a whole number, refused in one line (argparse would print its usage too)."""
+    if not (text.isascii() and text.isdecimal()):
+        raise ValueError(f"--decks takes a whole number of decks, not {text!r}.")
+    return int(text)
 
 
 def _table(rules: RulesSubmission, comp: Composition, data: dict[str, dict[str, Any]]) -> str:

@@ -1,0 +1,203 @@
+"""What a run measured, worked out from the bots' log, the screens and the record.
+
+Which notices a screen should have heard is read from the record (``casino.Event``) after the
+run: every event of its tables after its hello. A card command is matched to its event by order:
+the k-th card a bot dealt in the run is the k-th ``card_dealt`` event of its table after the run
+began (the bot is the only one dealing there). Its card-to-every-screen time runs from sending the
+command to its notice on the last of the table's screens (tablet, display, pit console and every
+surveillance screen); a card some screen never heard counts as lost, not in the times.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from tablegame.simulation.dealer import Sent
+from tablegame.simulation.screens import Screen
+
+CARD_ROUTE = "round/cards/"
+CARD_EVENT = "card_dealt"
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Milliseconds: the median, the 99th percentile and the worst, over ``count`` samples."""
+
+    count: int
+    p50: float
+    p99: float
+    max: float
+
+    @classmethod
+    def of(cls, seconds: Sequence[float]) -> Spread:
+        if not seconds:
+            return cls(0, math.nan, math.nan, math.nan)
+        ordered = sorted(seconds)
+        return cls(
+            count=len(ordered),
+            p50=1000 * percentile(ordered, 50),
+            p99=1000 * percentile(ordered, 99),
+            max=1000 * ordered[-1],
+        )
+
+    def text(self) -> str:
+        if not self.count:
+            return "none"
+        return (
+            f"p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms, max {self.max:.1f} ms (n={self.count})"
+        )
+
+
+def percentile(ordered: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile of sorted values."""
+    rank = max(1, math.ceil(pct / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass
+class Report:
+    tables: int
+    pits: int
+    screens: int
+    pace: str
+    seconds: float
+    """The measured window."""
+    server: str
+    setup_seconds: float = 0.0
+    tables_playing: int = 0
+    rounds: int = 0
+    commands: int = 0
+    rounds_per_second: float = 0.0
+    commands_per_second: float = 0.0
+    command_latency: Spread = field(default_factory=lambda: Spread.of(()))
+    card_to_every_screen: Spread = field(default_factory=lambda: Spread.of(()))
+    card_to_screen_by_kind: dict[str, Spread] = field(default_factory=dict)
+    cards_unmatched: int = 0
+    """Cards of tables whose commands and events could not be paired (a resync)."""
+    notices_expected: int = 0
+    notices_lost: int = 0
+    notices_lost_by_kind: dict[str, int] = field(default_factory=dict)
+    duplicates: int = 0
+    disconnects: int = 0
+    screens_refused: list[str] = field(default_factory=list)
+    failed_commands: dict[str, int] = field(default_factory=dict)
+    """Commands that were not done, by HTTP status (0: no answer)."""
+    refusals: list[str] = field(default_factory=list)
+    resyncs: int = 0
+    gave_up: int = 0
+    by_route: dict[str, Spread] = field(default_factory=dict)
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+    """Over the window: ``server``, ``load generator``, ``postgresql``, ``redis``."""
+    cpu_ms_per_command: dict[str, float] = field(default_factory=dict)
+    loop_lag: Spread = field(default_factory=lambda: Spread.of(()))
+    """How late the load generator's own event loop woke up (its notes of arrival are as late)."""
+    load_average: str = ""
+
+    def as_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, default=str)
+
+    def text(self) -> str:
+        cpu = ", ".join(
+            f"{name} {seconds:.1f} s ({self.cpu_ms_per_command.get(name, math.nan):.1f} ms/command)"
+            for name, seconds in self.cpu_seconds.items()
+        )
+        lines = [
+            f"{self.tables} tables ({self.tables_playing} playing) in {self.pits} pits, "
+            f"{self.screens} screens, {self.pace} pace, {self.seconds:.0f} s measured, "
+            f"server {self.server} (setup {self.setup_seconds:.0f} s)",
+            f"rounds: {self.rounds} ({self.rounds_per_second:.2f}/s); commands: {self.commands} "
+            f"({self.commands_per_second:.1f}/s)",
+            f"command latency: {self.command_latency.text()}",
+            f"card to every screen: {self.card_to_every_screen.text()}",
+            *(f"  card to {kind}: {s.text()}" for kind, s in self.card_to_screen_by_kind.items()),
+            f"notices lost: {self.notices_lost} of {self.notices_expected} "
+            f"{self.notices_lost_by_kind or ''} (duplicates {self.duplicates}, "
+            f"disconnects {self.disconnects}, screens refused {len(self.screens_refused)})",
+            f"commands not done: {self.failed_commands or 0}; resyncs {self.resyncs}, "
+            f"bots that gave up {self.gave_up}; cards unpaired {self.cards_unmatched}",
+            f"CPU: {cpu}",
+            f"load generator's loop lag: {self.loop_lag.text()}; load average {self.load_average}",
+            "by command: "
+            + "; ".join(
+                f"{route} {s.count}x p50 {s.p50:.0f} p99 {s.p99:.0f} ms"
+                for route, s in self.by_route.items()
+            ),
+        ]
+        lines += [f"  refused: {line}" for line in self.refusals[:5]]
+        lines += [f"  screen refused: {line}" for line in self.screens_refused[:5]]
+        return "\n".join(lines)
+
+
+def count_commands(report: Report, sent: Sequence[Sent], start: float, until: float) -> None:
+    """Rates over the window, latency of the commands done, and those not done."""
+    window = [s for s in sent if s.measured and start <= s.sent < until]
+    done = [s for s in window if s.status == 200]
+    report.commands = len(done)
+    report.commands_per_second = len(done) / report.seconds
+    report.command_latency = Spread.of([s.took for s in done])
+    by_route: dict[str, list[float]] = defaultdict(list)
+    for s in done:
+        by_route[s.route].append(s.took)
+    report.by_route = {route: Spread.of(took) for route, took in sorted(by_route.items())}
+    failed: dict[str, int] = defaultdict(int)
+    for s in sent:
+        if s.measured and s.status != 200:
+            failed[str(s.status)] += 1
+    report.failed_commands = dict(failed)
+
+
+def count_notices(
+    report: Report,
+    screens: Sequence[Screen],
+    events: dict[int, list[tuple[int, str]]],
+    sent: Sequence[Sent],
+) -> None:
+    """Notices lost on every screen, and each card's time to reach all its table's screens."""
+    lost_by_kind: dict[str, int] = defaultdict(int)
+    for screen in screens:
+        for table in screen.tables:
+            if table not in screen.hello:
+                continue  # this screen was never open: counted as refused
+            heard = screen.seen.get(table, {})
+            expected = [seq for seq, _ in events.get(table, ()) if seq > screen.hello[table]]
+            report.notices_expected += len(expected)
+            missing = sum(1 for seq in expected if seq not in heard)
+            report.notices_lost += missing
+            lost_by_kind[screen.kind] += missing
+        report.duplicates += screen.duplicates
+        report.disconnects += screen.disconnects
+    report.notices_lost_by_kind = {k: v for k, v in lost_by_kind.items() if v}
+
+    watching: dict[int, list[Screen]] = defaultdict(list)
+    for screen in screens:
+        for table in screen.hello:
+            watching[table].append(screen)
+    cards_sent: dict[int, list[float]] = defaultdict(list)
+    for s in sent:
+        if s.measured and s.route == CARD_ROUTE and s.status == 200:
+            cards_sent[s.table].append(s.sent)
+    every: list[float] = []
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for table, sends in cards_sent.items():
+        card_events = [seq for seq, kind in events.get(table, ()) if kind == CARD_EVENT]
+        if len(card_events) != len(sends):
+            report.cards_unmatched += len(sends)
+            continue
+        for sequence, at in zip(card_events, sends, strict=True):
+            arrivals: list[tuple[str, float]] = []
+            for screen in watching[table]:
+                arrived = screen.seen.get(table, {}).get(sequence)
+                if arrived is None:
+                    break
+                arrivals.append((screen.kind, arrived - at))
+            else:
+                if arrivals:
+                    every.append(max(took for _, took in arrivals))
+                for kind, took in arrivals:
+                    by_kind[kind].append(took)
+    report.card_to_every_screen = Spread.of(every)
+    report.card_to_screen_by_kind = {k: Spread.of(v) for k, v in sorted(by_kind.items())}

@@ -1,0 +1,301 @@
+"""One simulation run: set up, start the server, make the tables ready, watch, play, measure.
+
+1. The floor is made (or found) in the database and each table's situation read (this process).
+2. The server starts (unless a URL is given).
+3. Every bot makes its table ready over the API: open, seats, a shoe from receipt to burn, a
+   round left in play finished. Not measured.
+4. Every screen opens its socket and waits for its hello; the record's last sequences are noted.
+5. The measured window: the bots deal for ``seconds``; then each finishes its round.
+6. The screens wait for the last notices (until quiet), close, and the record is read back.
+
+Everything stops by itself: the window, each bot's round, the wait for notices and the server are
+all bounded in time; the server subprocess is stopped whatever happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+from django.conf import settings
+from django.utils import timezone
+
+from tablegame.simulation import floor as floor_db
+from tablegame.simulation.dealer import (
+    DEALER,
+    FLOOR,
+    ROUNDS_PER_HOUR,
+    CommandLog,
+    Dealer,
+    Diverged,
+    Pace,
+)
+from tablegame.simulation.report import Report, Spread, count_commands, count_notices
+from tablegame.simulation.screens import Screen, watch
+from tablegame.simulation.server import (
+    Server,
+    named_processes_cpu,
+    production_env,
+    start_server,
+)
+from tablegame.simulation.transport import HttpTransport
+
+SURVEILLANCE = "sim-surveillance"
+#: Bots making their tables ready at once, and sockets opening at once.
+READYING_AT_ONCE = 16
+OPENING_AT_ONCE = 32
+#: How long the screens may take to say hello, and to stay quiet once the bots are done.
+HELLO_SECONDS = 120.0
+QUIET_SECONDS = 1.0
+MOST_DRAIN_SECONDS = 10.0
+#: A command with no answer after this long is sent again (with the same key).
+COMMAND_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class Options:
+    tables: int
+    pace: str
+    """``real`` (about 200 rounds an hour per table) or ``max`` (as fast as answered)."""
+    seconds: float
+    url: str | None = None
+    """A running server to use instead of starting one (no server CPU is measured then)."""
+    workers: int = 1
+    tables_per_pit: int = 10
+    surveillance_screens: int = 1
+    seed: int | None = None
+    cards_per_shoe: int | None = None
+    """Cards dealt before the cut card comes out (default: all but 14 to 30)."""
+    rounds_per_hour: float = ROUNDS_PER_HOUR
+
+
+def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
+    """Run the simulation and measure it."""
+    if options.pace not in ("real", "max"):
+        raise ValueError("The pace is real or max.")
+    started = time.monotonic()
+    floor = floor_db.prepare_floor(options.tables, tables_per_pit=options.tables_per_pit)
+    situations = {t.id: floor_db.situation(t.id) for t in floor.tables}
+    say(f"floor ready: {len(floor.tables)} tables in {len(floor.pits)} pits")
+    server: Server | None = None
+    if options.url is None:
+        log = Path(tempfile.gettempdir()) / f"simulate-server-{os.getpid()}.log"
+        server = start_server(
+            workers=options.workers,
+            env=production_env(
+                os.environ, database_url=floor_db.database_url(), secret_key=settings.SECRET_KEY
+            ),
+            log=log,
+            cwd=Path(settings.BASE_DIR),
+        )
+        say(f"server up at {server.url} ({options.workers} daphne, log {log})")
+    try:
+        url = server.url if server else (options.url or "").rstrip("/")
+        return asyncio.run(_run(options, floor, situations, url, server, started, say))
+    finally:
+        if server is not None:
+            server.stop()
+
+
+async def _run(
+    options: Options,
+    floor: floor_db.Floor,
+    situations: dict[int, floor_db.Situation],
+    url: str,
+    server: Server | None,
+    started: float,
+    say: Callable[[str], None],
+) -> Report:
+    rng = random.Random(options.seed)
+    log = CommandLog()
+    http = HttpTransport(
+        url,
+        floor.staff.tokens,
+        connections=options.tables + READYING_AT_ONCE,
+        timeout=COMMAND_TIMEOUT,
+    )
+    real = options.pace == "real"
+
+    async def resync(table_id: int) -> floor_db.Situation:
+        return await asyncio.to_thread(floor_db.in_thread, floor_db.situation, table_id)
+
+    dealers = [
+        Dealer(
+            table,
+            http,
+            log,
+            random.Random(rng.random()),
+            pace=Pace(rng, real=real, rounds_per_hour=options.rounds_per_hour),
+            resync=resync,
+            cards_per_shoe=options.cards_per_shoe,
+        )
+        for table in floor.tables
+    ]
+    report = Report(
+        tables=len(floor.tables),
+        pits=len(floor.pits),
+        screens=0,
+        pace=options.pace,
+        seconds=options.seconds,
+        server=f"daphne x{options.workers}" if server else url,
+    )
+    screens_http = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
+    stop = asyncio.Event()
+    watchers: list[asyncio.Task[None]] = []
+    try:
+        playing = await _make_ready(dealers, situations, say)
+        report.tables_playing = len(playing)
+        screens = _screens(floor)
+        report.screens = len(screens)
+        watchers = await _open(screens, screens_http, url, floor.staff.sessions, stop)
+        report.screens_refused = [f"{s.kind} {s.path}: {s.refused}" for s in screens if s.refused]
+        since = timezone.now() - datetime.timedelta(seconds=5)
+        base = await asyncio.to_thread(floor_db.in_thread, floor_db.last_sequences, floor.tables)
+        report.setup_seconds = time.monotonic() - started
+        say(f"{len(playing)} tables ready, {len(screens)} screens open; dealing now")
+
+        lag: list[float] = []
+        ticker = asyncio.create_task(_watch_loop(lag))
+        cpu_before = _cpu(server)
+        log.measuring = True
+        start = time.monotonic()
+        until = start + options.seconds
+        bots = [asyncio.create_task(d.play(until)) for d in playing]
+        await asyncio.sleep(options.seconds)
+        cpu_after = _cpu(server)
+        ticker.cancel()
+        grace = 2 * 3600 / options.rounds_per_hour + 30 if real else 60.0
+        done, late = await asyncio.wait(bots, timeout=grace)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        for task in done:
+            if task.exception() is not None:
+                log.refused(f"a bot stopped: {task.exception()!r}")
+        report.rounds = sum(d.rounds for d in playing)
+        report.rounds_per_second = report.rounds / options.seconds
+        await _drain(screens)
+    finally:
+        stop.set()
+        for task in watchers:
+            task.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+        await screens_http.close()
+        await http.close()
+
+    events = await asyncio.to_thread(
+        floor_db.in_thread, floor_db.events_after, floor.tables, base, since
+    )
+    count_commands(report, log.sent, start, until)
+    count_notices(report, screens, events, log.sent)
+    report.refusals, report.resyncs, report.gave_up = log.refusals, log.resyncs, log.gave_up
+    report.loop_lag = Spread.of(lag)
+    report.cpu_seconds = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}
+    report.cpu_ms_per_command = {
+        k: 1000 * v / report.commands for k, v in report.cpu_seconds.items() if report.commands
+    }
+    report.load_average = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return report
+
+
+async def _make_ready(
+    dealers: list[Dealer], situations: dict[int, floor_db.Situation], say: Callable[[str], None]
+) -> list[Dealer]:
+    """Every table between rounds with a shoe in play; those that could not be are left out."""
+    gate = asyncio.Semaphore(READYING_AT_ONCE)
+    ready: list[Dealer] = []
+
+    async def one(dealer: Dealer) -> None:
+        async with gate:
+            try:
+                await dealer.get_ready(situations[dealer.table.id])
+                ready.append(dealer)
+            except Diverged as error:
+                say(f"{dealer.table.name} could not be made ready: {error}")
+
+    await asyncio.gather(*(one(d) for d in dealers))
+    ready.sort(key=lambda d: d.table.id)
+    return ready
+
+
+def _screens(floor: floor_db.Floor) -> list[Screen]:
+    everything = frozenset(t.id for t in floor.tables)
+    screens: list[Screen] = []
+    for t in floor.tables:
+        for kind, user in (("tablet", DEALER), ("display", FLOOR)):
+            screens.append(Screen(kind, f"ws/tables/{t.id}/", user, frozenset({t.id})))
+    for pit in floor.pits:
+        tables = frozenset(t.id for t in floor.tables if t.pit_id == pit)
+        screens.append(Screen("pit", f"ws/pits/{pit}/", FLOOR, tables))
+    screens.append(Screen("surveillance", "ws/surveillance/", SURVEILLANCE, everything))
+    return screens
+
+
+async def _open(
+    screens: list[Screen],
+    http: aiohttp.ClientSession,
+    url: str,
+    sessions: dict[str, str],
+    stop: asyncio.Event,
+) -> list[asyncio.Task[None]]:
+    """Open every screen's socket, a few at a time, and wait for their hellos."""
+    gate = asyncio.Semaphore(OPENING_AT_ONCE)
+    cookie_name = settings.SESSION_COOKIE_NAME
+
+    async def one(screen: Screen) -> None:
+        cookie = f"{cookie_name}={sessions[screen.user]}"
+        async with gate:
+            task = asyncio.create_task(watch(screen, http, base_url=url, cookie=cookie, stop=stop))
+            tasks.append(task)
+            try:
+                await asyncio.wait_for(screen.ready.wait(), HELLO_SECONDS)
+            except TimeoutError:
+                screen.refused = screen.refused or "no hello"
+
+    tasks: list[asyncio.Task[None]] = []
+    await asyncio.gather(*(one(s) for s in screens))
+    return tasks
+
+
+async def _drain(screens: list[Screen]) -> None:
+    """Wait until no notice has arrived for a moment (bounded)."""
+    deadline = time.monotonic() + MOST_DRAIN_SECONDS
+
+    def heard() -> int:
+        return sum(len(by_table) for s in screens for by_table in s.seen.values())
+
+    last = heard()
+    while time.monotonic() < deadline:
+        await asyncio.sleep(QUIET_SECONDS)
+        now = heard()
+        if now == last:
+            return
+        last = now
+
+
+async def _watch_loop(lag: list[float]) -> None:
+    """How late this process's event loop wakes (every 50 ms)."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.05)
+        lag.append(max(0.0, time.monotonic() - before - 0.05))
+
+
+def _cpu(server: Server | None) -> dict[str, float]:
+    cpu = {
+        "server": server.cpu_seconds() if server else 0.0,
+        "load generator": time.process_time(),
+        "postgresql": named_processes_cpu(["postgres"]),
+        "redis": named_processes_cpu(["redis-server"]),
+    }
+    if server is None:
+        del cpu["server"]
+    return cpu

@@ -1,0 +1,163 @@
+"""The ASGI server under test, as a subprocess on 127.0.0.1, and CPU time read from ``/proc``.
+
+The server is daphne, as ``docker-compose.yml`` runs it, with production settings (DEBUG off)
+against the same PostgreSQL and Redis as the simulation (``DATABASE_URL``, ``REDIS_URL``). With
+``workers`` > 1, several daphne processes accept on one listening socket that this process opens
+and hands to each (``--fd``), so the kernel spreads the connections without a proxy.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+#: How long the server may take to answer its first request.
+START_SECONDS = 60.0
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Server:
+    url: str
+    processes: list[subprocess.Popen[bytes]]
+    log: Path
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.processes]
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU of the server's processes (and their children) so far."""
+        return sum(process_cpu(pid) for pid in self.pids)
+
+    def alive(self) -> bool:
+        return all(p.poll() is None for p in self.processes)
+
+    def stop(self) -> None:
+        """Stop each process (SIGTERM, then SIGKILL after 10 s)."""
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + 10
+        for process in self.processes:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+
+def production_env(
+    base: Mapping[str, str], *, database_url: str, secret_key: str
+) -> dict[str, str]:
+    """The server's environment: ours (REDIS_URL), with production settings.
+
+    It uses this process's database and shares its ``secret_key``: the screens' sessions are
+    made here, and a session (and its auth hash) is valid only under the key it was made with.
+    """
+    env = dict(base)
+    env.update(
+        DATABASE_URL=database_url,
+        DEBUG="false",
+        SECRET_KEY=secret_key,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        # Plain HTTP on the loopback: no TLS in front of the server here.
+        SECURE_SSL_REDIRECT="false",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def start_server(*, workers: int, env: Mapping[str, str], log: Path, cwd: Path) -> Server:
+    """Start daphne on a free port of 127.0.0.1 and wait until it answers."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1024)
+    port = listener.getsockname()[1]
+    daphne = Path(sys.executable).with_name("daphne")
+    out = log.open("ab")
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(workers):
+            processes.append(
+                subprocess.Popen(
+                    [str(daphne), "--fd", str(listener.fileno()), "config.asgi:application"],
+                    pass_fds=(listener.fileno(),),
+                    cwd=cwd,
+                    env=dict(env),
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+    finally:
+        listener.close()  # the children hold it now
+        out.close()
+    server = Server(url=f"http://127.0.0.1:{port}", processes=processes, log=log)
+    try:
+        _wait_until_up(server)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def _wait_until_up(server: Server) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if not server.alive():
+            raise RuntimeError(f"The server stopped at start:\n{server.log_tail()}")
+        try:
+            with urllib.request.urlopen(server.url + "/login/", timeout=5) as answer:
+                if answer.status == 200:
+                    return
+        except urllib.error.HTTPError:
+            return  # it answers
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(
+        f"The server did not answer within {START_SECONDS:.0f} s:\n{server.log_tail()}"
+    )
+
+
+def process_cpu(pid: int) -> float:
+    """User and system CPU seconds of a process and its waited-for children (0 if gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # After the name: state is field 3, so utime (14), stime (15), cutime (16), cstime (17).
+    return sum(int(f) for f in fields[11:15]) / _TICKS
+
+
+def named_processes_cpu(names: Iterable[str]) -> float:
+    """CPU seconds of every process with one of these names (PostgreSQL's, Redis')."""
+    wanted = set(names)
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = text[text.find("(") + 1 : text.rfind(")")]
+        if name in wanted:
+            # Its children's too: PostgreSQL's postmaster has waited for the backends that ended.
+            total += sum(int(f) for f in text.rsplit(")", 1)[1].split()[11:15]) / _TICKS
+    return total
