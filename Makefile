@@ -9,6 +9,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements.stamp
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/baccarat
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/baccarat_bench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/15
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +39,11 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy baccarat casino tablegame pit surveillance config
 
+# The engine's benchmarks, then the live floor against a database and Redis db of the bench's own;
+# writes bench/RESULTS.md. BENCH_ARGS: e.g. --quick, or --sweep 25,100,300 --seconds 60.
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	scripts/ensure_services.sh
+	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,11 +1,403 @@
-"""Run every benchmark: ``make bench``."""
+"""Run every benchmark: ``make bench``. Writes what it measured to ``bench/RESULTS.md``.
 
+Without services: the rules engine's (``bench_enumeration.py``, ``bench_gamemath.py``). With
+PostgreSQL and Redis (``DATABASE_URL``, ``REDIS_URL``; ``make bench`` gives a database of its own,
+made and migrated here if missing), also:
+
+- the machine's own limits, in the same run: pgbench's single-row commits a second (4 clients, on
+  a scratch database) and ``redis-benchmark``'s PUBLISH a second (4 clients);
+- SQL queries per command type (``bench_queries.py``);
+- the load sweep: ``manage.py simulate`` at each size of ``--sweep`` at real pace for
+  ``--seconds``, then ``--max-tables`` tables as fast as the server answers.
+
+    python bench/run.py [--sweep 25,100,300] [--seconds 60] [--max-tables 4] [--workers 1]
+    python bench/run.py --quick      # 5 and 10 tables for 15 s: checks the bench itself
+
+Only 127.0.0.1 is ever contacted; every step has a time limit. ``RESULTS.md`` keeps whatever is
+written outside the part this script writes (between its two marker lines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import io
+import json
+import math
+import os
+import platform
+import re
 import runpy
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+RESULTS = HERE / "RESULTS.md"
+BEGIN, END = "<!-- make bench: begin -->", "<!-- make bench: end -->"
+#: The goal of issue 10: every screen within this of the card, with nothing lost.
+GOAL_MS = 100.0
+#: The longest one simulation may take, setup included (a first run makes every table ready).
+RUN_LIMIT_SECONDS = 1800
 
-for script in ("bench_enumeration.py", "bench_gamemath.py"):
-    print(f"== {script}")
-    runpy.run_path(str(HERE / script), run_name="__main__")
-    print()
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Run every benchmark; write bench/RESULTS.md.")
+    parser.add_argument("--sweep", default="25,100,300", help="Table counts at real pace.")
+    parser.add_argument("--seconds", type=float, default=60.0, help="Measured window of each.")
+    parser.add_argument("--max-tables", type=int, default=4, help="Tables at max pace (0: none).")
+    parser.add_argument("--max-seconds", type=float, default=30.0)
+    parser.add_argument("--workers", type=int, default=1, help="Server processes.")
+    parser.add_argument("--quick", action="store_true", help="5 and 10 tables for 15 s.")
+    parser.add_argument("--no-write", action="store_true", help="Print only; keep RESULTS.md.")
+    args = parser.parse_args()
+    if args.quick:
+        args.sweep, args.seconds, args.max_tables, args.max_seconds = "5,10", 15.0, 2, 10.0
+
+    sections = [_machine(), _engine()]
+    database, redis = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not database.startswith("postgres") or not redis:
+        sections.append(
+            "## The live floor\n\nNot measured: set DATABASE_URL (PostgreSQL) and REDIS_URL, "
+            "as `make bench` does.\n"
+        )
+    else:
+        _prepare_database(database)
+        baselines = _baselines(database, redis)
+        sections.append(_queries())
+        runs = [
+            _simulate(int(n), "real", args.seconds, args.workers)
+            for n in args.sweep.split(",")
+            if n.strip()
+        ]
+        if args.max_tables:
+            runs.append(_simulate(args.max_tables, "max", args.max_seconds, args.workers))
+        sections.insert(2, _floor(runs, baselines, args.workers))
+    text = "\n".join(sections)
+    print(text)
+    if not args.no_write:
+        _write(text)
+        print(f"written to {RESULTS.relative_to(ROOT)}")
+
+
+# -- the machine and the engine ------------------------------------------------------------
+
+
+def _machine() -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "unknown",
+    )
+    memory_kb = int(Path("/proc/meminfo").read_text().split()[1])
+    commit = _output(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
+    dirty = " with uncommitted changes" if _output(["git", "status", "--porcelain"]) else ""
+    postgres = _output(["postgres", "--version"]) or _output(["psql", "--version"]) or "?"
+    redis = (_output(["redis-server", "--version"]) or "?").split(" sha=")[0]
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    return "\n".join(
+        [
+            "# Benchmarks",
+            "",
+            f"Measured {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC by `make bench` "
+            f"(`bench/run.py`) at commit {commit}{dirty}.",
+            "",
+            f"- machine: {os.cpu_count()} cores ({cpu}), {memory_kb / 1024 / 1024:.1f} GiB memory, "
+            f"{platform.system()} {platform.release()}",
+            f"- Python {platform.python_version()}; {postgres}; {redis}",
+            f"- load average when the run began: {load} (anything else running on the machine "
+            "shares its cores with the server, PostgreSQL, Redis and the load generator)",
+            "",
+        ]
+    )
+
+
+def _engine() -> str:
+    parts = ["## The rules engine", ""]
+    for script in ("bench_enumeration.py", "bench_gamemath.py"):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(HERE / script), run_name="__main__")
+        print(f"== {script}\n{out.getvalue()}", file=sys.stderr)
+        parts += [f"`{script}`:", "", "```", out.getvalue().rstrip(), "```", ""]
+    return "\n".join(parts)
+
+
+# -- services ------------------------------------------------------------------------------
+
+
+def _prepare_database(url: str) -> None:
+    """Make the bench's database if missing, and migrate it."""
+    _create_database(url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        check=True,
+        timeout=600,
+    )
+
+
+def _create_database(url: str) -> None:
+    import psycopg
+
+    parts = urlparse(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            return
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _baselines(database: str, redis: str) -> dict[str, float]:
+    """pgbench's single-row commits a second and Redis's PUBLISH a second, measured now."""
+    parts = urlparse(database)
+    scratch = f"{parts.path.lstrip('/')}_pgbench"
+    _create_database(parts._replace(path=f"/{scratch}").geturl())
+    connect = ["-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432)]
+    connect += ["-U", parts.username or "postgres"]
+    env = {**os.environ, "PGPASSWORD": parts.password or ""}
+    out: dict[str, float] = {}
+    subprocess.run(
+        ["pgbench", "-i", "-q", "-s", "1", *connect, scratch],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
+        script.write(
+            "\\set aid random(1, 100000)\n"
+            "INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) "
+            "VALUES (1, 1, :aid, 1, now());\n"
+        )
+    try:
+        run = subprocess.run(
+            [
+                "pgbench",
+                "-n",
+                "-c",
+                "4",
+                "-j",
+                "2",
+                "-T",
+                "5",
+                "-f",
+                script.name,
+                *connect,
+                scratch,
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.unlink(script.name)
+    tps = re.search(r"tps = ([\d.]+)", run.stdout)
+    out["pgbench commits/s"] = float(tps.group(1)) if tps else math.nan
+    r = urlparse(redis)
+    publish = ["-c", "4", "-n", "100000", "-q", "PUBLISH", "bench.publish", "a-notice"]
+    run = subprocess.run(
+        ["redis-benchmark", "-h", r.hostname or "127.0.0.1", "-p", str(r.port or 6379), *publish],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    rate = re.findall(r"([\d.]+) requests per second", run.stdout)
+    out["redis PUBLISH/s"] = float(rate[-1]) if rate else math.nan
+    print(f"baselines: {out}", file=sys.stderr)
+    return out
+
+
+def _queries() -> str:
+    run = subprocess.run(
+        [sys.executable, str(HERE / "bench_queries.py"), "--json"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    data = json.loads(run.stdout)
+    lines = [
+        "## Queries per command",
+        "",
+        "SQL queries each command made, counted in-process (`bench/bench_queries.py`: the "
+        "simulation's dealer bot through Django's test client, one table per bundled profile, "
+        "5 rounds and a new shoe each).",
+        "",
+        "| command | runs | min | median | max |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for route, f in data["queries"].items():
+        lines.append(f"| `{route}` | {f['count']} | {f['min']} | {f['median']:g} | {f['max']} |")
+    lines += [f"\nRefused: {r}" for r in data["refusals"]]
+    return "\n".join(lines) + "\n"
+
+
+# -- the floor -----------------------------------------------------------------------------
+
+
+def _simulate(tables: int, pace: str, seconds: float, workers: int) -> dict[str, Any]:
+    command = [sys.executable, "manage.py", "simulate", "--tables", str(tables), "--pace", pace]
+    command += ["--seconds", str(seconds), "--workers", str(workers), "--seed", "1", "--json"]
+    print(f"== simulate {tables} tables, {pace} pace, {seconds:.0f} s", file=sys.stderr)
+    began = time.monotonic()
+    try:
+        run = subprocess.run(
+            command,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=RUN_LIMIT_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        return {"tables": tables, "pace": pace, "error": f"over {RUN_LIMIT_SECONDS} s"}
+    sys.stderr.write(run.stderr[-3000:])
+    if run.returncode != 0:
+        return {"tables": tables, "pace": pace, "error": run.stderr.strip().splitlines()[-1:]}
+    report: dict[str, Any] = json.loads(run.stdout)
+    report["wall_seconds"] = time.monotonic() - began
+    return report
+
+
+def _floor(runs: list[dict[str, Any]], baselines: dict[str, float], workers: int) -> str:
+    commits, publishes = baselines["pgbench commits/s"], baselines["redis PUBLISH/s"]
+    lines = [
+        "## The live floor",
+        "",
+        "`python manage.py simulate --tables N --pace real|max --seconds S`: a dealer bot per "
+        "table plays real rounds (random wagers of every type the table offers) over HTTP "
+        f"through daphne ({workers} process{'es' if workers > 1 else ''}, production settings) "
+        "while every table's tablet and display, each pit's console (10 tables a pit) and the "
+        "surveillance wall listen on their sockets. Real pace is about 200 rounds an hour per "
+        "table. Card to every screen: from sending the card to its notice on the last of its "
+        "table's four screens. Lost: notices a screen never got, of those the record says it "
+        "should have. CPU per command done; PostgreSQL's and Redis' CPU include anything else "
+        "using them at the time.",
+        "",
+        f"Measured in the same run: pgbench {commits:,.0f} single-row commits/s (4 clients), "
+        f"redis-benchmark {publishes:,.0f} PUBLISH/s (4 clients).",
+        "",
+        "| tables | pace | rounds/s | commands/s | command p50 / p99 ms | card to every screen "
+        "p50 / p99 ms | notices lost | not done | CPU ms per command: server / load gen / "
+        "PostgreSQL / Redis | commits, % of pgbench | publishes, % of Redis |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in runs:
+        if "error" in r:
+            lines.append(f"| {r['tables']} | {r['pace']} | failed: {r['error']} |" + " |" * 8)
+            continue
+        cpu = r["cpu_ms_per_command"]
+        c, k = r["command_latency"], r["card_to_every_screen"]
+        per_second = r["commands_per_second"]
+        lines.append(
+            f"| {r['tables']} | {r['pace']} | {r['rounds_per_second']:.2f} | {per_second:.1f} "
+            f"| {c['p50']:.0f} / {c['p99']:.0f} | {k['p50']:.0f} / {k['p99']:.0f} "
+            f"| {r['notices_lost']} of {r['notices_expected']} "
+            f"| {sum(r['failed_commands'].values())} "
+            f"| {cpu.get('server', math.nan):.1f} / {cpu.get('load generator', math.nan):.1f} / "
+            f"{cpu.get('postgresql', math.nan):.1f} / {cpu.get('redis', math.nan):.2f} "
+            f"| {100 * per_second / commits:.2f} % | {100 * 3 * per_second / publishes:.2f} % |"
+        )
+    lines += ["", _verdict(runs), ""]
+    for r in runs:
+        if "error" in r:
+            continue
+        lines += [
+            f"<details><summary>{r['tables']} tables, {r['pace']} pace: every figure</summary>",
+            "",
+            "```",
+            _details(r),
+            "```",
+            "</details>",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _verdict(runs: list[dict[str, Any]]) -> str:
+    real = sorted((r for r in runs if r["pace"] == "real"), key=lambda r: r["tables"])
+    held = [r["tables"] for r in real if _holds(r)]
+    broke = next((r for r in real if not _holds(r)), None)
+    said = (
+        f"At real pace the goal (p99 card to every screen under {GOAL_MS:.0f} ms, no notice "
+        f"lost, every command done) held up to {max(held)} tables"
+        if held
+        else f"At real pace the goal (p99 card to every screen under {GOAL_MS:.0f} ms, no notice "
+        "lost, every command done) held at none of the sizes measured"
+    )
+    if broke is None:
+        return said + "."
+    if "error" in broke:
+        return f"{said}; at {broke['tables']} the run failed: {broke['error']}."
+    k = broke["card_to_every_screen"]
+    return (
+        f"{said}; at {broke['tables']} tables the p99 was {k['p99']:.0f} ms, "
+        f"{broke['notices_lost']} notices were lost and "
+        f"{sum(broke['failed_commands'].values())} commands not done."
+    )
+
+
+def _holds(r: dict[str, Any]) -> bool:
+    if "error" in r:
+        return False
+    p99 = r["card_to_every_screen"]["p99"]
+    return (
+        r["card_to_every_screen"]["count"] > 0
+        and p99 == p99  # not NaN
+        and p99 < GOAL_MS
+        and r["notices_lost"] == 0
+        and not r["failed_commands"]
+        and r["tables_playing"] == r["tables"]
+    )
+
+
+def _details(r: dict[str, Any]) -> str:
+    keep = {k: v for k, v in r.items() if k not in ("by_route",)}
+    routes = "\n".join(
+        f"  {route:28} {s['count']:6}x  p50 {s['p50']:7.1f}  p99 {s['p99']:7.1f} ms"
+        for route, s in r.get("by_route", {}).items()
+    )
+    return json.dumps(keep, indent=1, default=str) + "\nby command:\n" + routes
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _output(command: list[str]) -> str:
+    try:
+        return subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def _write(text: str) -> None:
+    """Replace this script's part of RESULTS.md, keeping the rest."""
+    block = f"{BEGIN}\n{text.rstrip()}\n{END}\n"
+    old = RESULTS.read_text() if RESULTS.exists() else ""
+    if BEGIN in old and END in old:
+        head, rest = old.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1].lstrip("\n")
+        new = head + block + ("\n" + tail if tail else "")
+    else:
+        new = block + ("\n" + old if old else "")
+    RESULTS.write_text(new)
+
+
+if __name__ == "__main__":
+    main()

@@ -798,3 +798,14 @@ ROUND_KINDS: tuple[type[TablePayload], ...] = tuple(
     for cls in TABLE_KINDS.values()
     if "round" in {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
 )
+
+
+def event_data(sequence: int, payload: TablePayload) -> dict[str, Any]:
+    """One event as screens are told it: its number, kind, payload, title and sentence."""
+    return {
+        "sequence": sequence,
+        "action": payload.kind.value,
+        "title": payload.title,
+        "text": payload.describe(),
+        "data": payload.as_data(),
+    }

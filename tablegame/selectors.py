@@ -16,8 +16,8 @@ from baccarat.irregularities import IrregularityKind
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
 from casino.models import Event
-from tablegame.events import TableEvent, TablePayload
-from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
+from tablegame.events import TableEvent, TablePayload, event_data
+from tablegame.models import Card, DeckChange, Round, Shoe, Table, VigorishMarker
 
 
 def table_state(table: Table) -> dict[str, Any]:
@@ -93,6 +93,7 @@ def command_answer(
     *,
     game: Round | None = None,
     shoe: Shoe | None = None,
+    cards: Sequence[Card] | None = None,
 ) -> dict[str, Any]:
     """What a command answers: its events, and the parts of the table state they changed.
 
@@ -117,23 +118,13 @@ def command_answer(
             continue
         if name == "round" and patch and reads.game is not None:
             lists = {item for kind in kinds for item in ROUND_PATCHES[kind]}
-            answer["round"] = _round(reads.game, [n for n in ROUND_LISTS if n in lists])
+            listed = [n for n in ROUND_LISTS if n in lists]
+            answer["round"] = _round(reads.game, listed, cards if game is not None else None)
             answer["patched"].append(name)
         else:
             answer[name] = reads.part(name)
             answer["changed"].append(name)
     return answer
-
-
-def event_data(sequence: int, payload: TablePayload) -> dict[str, Any]:
-    """One event as screens are told it: its number, kind, payload, title and sentence."""
-    return {
-        "sequence": sequence,
-        "action": payload.kind.value,
-        "title": payload.title,
-        "text": payload.describe(),
-        "data": payload.as_data(),
-    }
 
 
 def last_sequence(table: Table) -> int:
@@ -279,9 +270,12 @@ def _cut_offer(shoe: Shoe) -> list[int]:
 ROUND_LISTS = ("wagers", "steps", "irregularities")
 
 
-def _round(game: Round, lists: Iterable[str] = ROUND_LISTS) -> dict[str, Any]:
-    """The round as a document: its cards and what they make, and the ``lists`` asked for."""
-    cards = list(game.cards.all())
+def _round(
+    game: Round, lists: Iterable[str] = ROUND_LISTS, cards: Sequence[Card] | None = None
+) -> dict[str, Any]:
+    """The round as a document: its cards and what they make, and the ``lists`` asked for
+    (``cards``: the round's cards in dealing order, if already read)."""
+    cards = list(game.cards.all()) if cards is None else list(cards)
     player = [c.code for c in cards if c.hand == "player"]
     banker = [c.code for c in cards if c.hand == "banker"]
     coup = Coup(parse_cards(player), parse_cards(banker))

@@ -42,11 +42,11 @@ def table_state_text(table_id: int) -> str | None:
     )
     if row is None:
         return None
-    head_sequence = row.head or 0  # type: ignore[attr-defined]
-    until: datetime.datetime | None = row.kept_until  # type: ignore[attr-defined]
+    head_sequence = row.head or 0
+    until: datetime.datetime | None = row.kept_until
     fresh = until is None or timezone.now() < until
-    if row.kept_sequence == head_sequence and row.kept_state is not None and fresh:  # type: ignore[attr-defined]
-        kept: str = row.kept_state  # type: ignore[attr-defined]
+    if row.kept_sequence == head_sequence and row.kept_state is not None and fresh:
+        kept: str = row.kept_state
         return kept
     state = table_state(row)
     text = json.dumps(state)

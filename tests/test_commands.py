@@ -142,3 +142,119 @@ def test_gamemath_refuses_a_composition_of_twelve_counts():
     assert done.returncode != 0
     assert "13" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def refusal(done: subprocess.CompletedProcess[str]) -> str:
+    """The one line a refused command writes on stderr (non-zero exit, nothing on stdout)."""
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def _round(wager: str = '{"seat": 1, "type": "banker", "amount": "100"}', **extra: str) -> str:
+    """The example round as JSON text, with a wager and extra keys written as-is."""
+    more = "".join(f', "{key}": {value}' for key, value in extra.items())
+    return (
+        '{"profile": "ma-big", "player": ["2H", "3S", "KD"], "banker": ["3C", "KS", "4H"], '
+        f'"wagers": [{wager}]{more}}}'
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            _round('{"seat": 1, "type": "banker", "amount": "1e30"}'),
+            "settle: An amount of money is at most 9999999999.99, not 1e30.",
+        ),
+        (
+            _round('{"seat": 1, "type": "banker", "amount": 1e30}'),
+            "settle: An amount of money is at most 9999999999.99, not 1E+30.",
+        ),
+        (
+            _round('{"seat": 1, "type": "banker", "amount": "1' + "0" * 39 + '"}'),
+            "settle: An amount of money is at most 9999999999.99, not 1" + "0" * 39 + ".",
+        ),
+        (
+            _round('{"seat": 1, "type": "banker", "amount": "NaN"}'),
+            "settle: 'NaN' is not an amount of money.",
+        ),
+        (
+            _round('{"seat": 1, "type": "banker", "amount": NaN}'),
+            "settle: The input is not valid JSON (NaN is not a JSON number).",
+        ),
+        (
+            _round(options='{"house_money_ride_portion": "NaN"}'),
+            "settle: 'NaN' is not a valid value for the option 'house_money_ride_portion'.",
+        ),
+        (
+            _round(options='{"commission_rate": "sNaN"}'),
+            "settle: 'sNaN' is not a valid value for the option 'commission_rate'.",
+        ),
+        (
+            _round(options='{"tie_odds": 1e30}'),
+            "settle: '1E+30' is not a valid value for the option 'tie_odds'.",
+        ),
+        (
+            _round(progressives='{"royal9": "1e30"}'),
+            "settle: An amount of money is at most 9999999999.99, not 1e30.",
+        ),
+        (
+            "[" * 100_000 + "]" * 100_000,
+            "settle: The input is not valid JSON (it is nested too deeply).",
+        ),
+        (
+            "1" * 5_000,
+            "settle: The input is not valid JSON "
+            "(a number of 5000 digits is more than any amount or count).",
+        ),
+    ],
+)
+def test_settle_refuses_what_cannot_be_in_one_line(text, line):
+    assert refusal(run("settle", stdin=text)) == line
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ["--profile", "ma-mini", "--ranks", ",".join(["33"] + ["32"] * 12)],
+            "gamemath: Massachusetts Minibaccarat is dealt from at most 8 decks: "
+            "8 decks hold 32 Aces, not 33.",
+        ),
+        (
+            ["--profile", "ca-commission-free", "--decks", "1"],
+            "gamemath: California Commission-Free Baccarat is dealt from a shoe of 8 decks, not 1.",
+        ),
+        (
+            ["--profile", "ma-big", "--decks", "7"],
+            "gamemath: Massachusetts Baccarat (big table) is dealt from a shoe of 6 or 8 decks, "
+            "not 7.",
+        ),
+        (
+            ["--profile", "ma-mini", "--decks", "1e30"],
+            "gamemath: --decks takes a whole number of decks, not '1e30'.",
+        ),
+        (
+            ["--profile", "ma-mini", "--ranks", ",".join(["1" * 5_000] * 13)],
+            "gamemath: The count of Aces has 5000 digits: no shoe holds it.",
+        ),
+    ],
+)
+def test_gamemath_refuses_a_shoe_that_cannot_be_in_one_line(args, line):
+    assert refusal(run("gamemath", *args, "--json")) == line
+
+
+def test_gamemath_names_the_line_of_a_shoe_that_cannot_be(tmp_path):
+    shoes = tmp_path / "shoes.txt"
+    shoes.write_text(",".join(["4"] * 13) + "\n" + ",".join(["33"] * 13) + "\n")
+    done = run("gamemath", "--profile", "ma-mini", "--ranks-file", str(shoes))
+    assert done.returncode != 0
+    assert len(done.stdout.splitlines()) == 1  # the first shoe's answer
+    assert done.stderr == (
+        f"gamemath: {shoes}, line 2: Massachusetts Minibaccarat is dealt from at most 8 decks: "
+        "8 decks hold 32 Aces, not 33.\n"
+    )

@@ -374,7 +374,11 @@
     // A notice for a change this tablet already shows (its own command's answer) is skipped.
     const onChange = (id, detail) => {
       if (detail && detail.reason === "changed" && state && detail.sequence <= state.sequence) return;
-      load();
+      // Another tablet's command: its answer rides on the notice; put it in place if it follows.
+      const next = detail && detail.reason === "changed" && detail.change && detail.change.changed
+        ? applyAnswer(state, detail.change) : null;
+      if (next) draw(next);
+      else load();
     };
     if (window.Live && window.Live.watch) window.Live.watch(Number(tableId), onChange, shown);
     else setInterval(() => { if (!busy) load(); }, 5000);

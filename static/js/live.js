@@ -19,7 +19,7 @@
    Use
      const live = Live.watch(tableId, onChange, options);
      Live.watchPit(pitId, onChange, options);  Live.watchSurveillance(onChange, options);
-     onChange(tableId, {reason, sequence, action}) with reason "hello" (the sequence differs from
+     onChange(tableId, {reason, sequence, action, change}) with reason "hello" (the sequence differs from
        the one remembered: first connect, or changes missed while away), "changed", "gap" (a
        notice skipped some), or "refresh" (the safety reload, every 30 s while the page is shown,
        since a lost last notice would otherwise go unnoticed until the next change).
@@ -68,10 +68,16 @@
     function changed(message) {
       const table = message.table;
       const last = seen.get(table);
-      const gap = last !== undefined && message.sequence > last + 1;
+      // One notice may carry several events (a command's): its first is the one that must follow.
+      const events = message.change && message.change.events;
+      const first = events && events.length ? events[0].sequence : message.sequence;
+      const gap = last !== undefined && first > last + 1;
       if (last === undefined || message.sequence > last) seen.set(table, message.sequence);
       tables.add(table);
-      tell(table, { reason: gap ? "gap" : "changed", sequence: message.sequence, action: message.action });
+      tell(table, {
+        reason: gap ? "gap" : "changed", sequence: message.sequence, action: message.action,
+        change: message.change || null,
+      });
     }
 
     function receive(event) {

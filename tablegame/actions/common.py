@@ -29,8 +29,8 @@ from casino.record import Head, record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
-from tablegame.events import TablePayload
-from tablegame.models import Round, Shoe, Table
+from tablegame.events import TablePayload, event_data
+from tablegame.models import Card, Round, Shoe, Table
 
 
 class NotAllowed(ActionError):
@@ -54,6 +54,8 @@ class Command:
     """The round in play that the action changed and saved, when it stays the one in play."""
     shoe: Shoe | None = None
     """Likewise the shoe in play."""
+    cards: list[Card] | None = None
+    """The round's cards, in dealing order, when the action has them all."""
 
 
 _command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
@@ -92,12 +94,15 @@ def action(function: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def hand_over(*, game: Round | None = None, shoe: Shoe | None = None) -> None:
+def hand_over(
+    *, game: Round | None = None, shoe: Shoe | None = None, cards: list[Card] | None = None
+) -> None:
     """Inside a command, tell the answer which round and shoe in play the action changed and
-    saved, so that it does not read them again (outside one, nothing to do)."""
+    saved (and the round's cards), so that it does not read them again (outside one, nothing to
+    do)."""
     current = _command.get()
     if current is not None:
-        current.game, current.shoe = game, shoe
+        current.game, current.shoe, current.cards = game, shoe, cards
 
 
 def lock_table(table: Table | int) -> Table:
@@ -133,11 +138,15 @@ def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
     event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload, head=head)
     table.head_sequence, table.head_hash = event.sequence, event.hash  # type: ignore[attr-defined]
     table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
-    kind = payload.kind.value
-    transaction.on_commit(lambda: announce_change(table_id, sequence, kind, pit_id=pit_id))
     current = _command.get()
-    if current is not None:
+    if current is not None:  # the command tells the screens once, with its answer
         current.events.append((sequence, payload))
+        return sequence
+    change = {"events": [event_data(sequence, payload)]}
+    kind = payload.kind.value
+    transaction.on_commit(
+        lambda: announce_change(table_id, sequence, kind, pit_id=pit_id, change=change)
+    )
     return sequence
 
 

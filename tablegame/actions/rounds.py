@@ -354,7 +354,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
         shoe.take(dealt)
     shoe.save(update_fields=["remaining", "held_card"])
     position = len(cards) + 1
-    DealtCard.objects.create(
+    new_card = DealtCard.objects.create(
         round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
     )
     house_money = game.rules.submission.offers(WagerType.HOUSE_MONEY)
@@ -378,7 +378,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
             next=coup.expected,
         ),
     )
-    hand_over(game=game, shoe=shoe)
+    hand_over(game=game, shoe=shoe, cards=[*cards, new_card])
     return game
 
 

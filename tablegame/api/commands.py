@@ -30,6 +30,7 @@ from casino.roles import Actor
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
 from tablegame.api.errors import error_body
+from tablegame.broadcast import announce_change
 from tablegame.models import CommandRecord, Table
 from tablegame.selectors import command_answer
 
@@ -82,8 +83,11 @@ def run_command(
                 return _replay(table.done_id, table, command)  # type: ignore[attr-defined]
             with actions_common.command(table) as done:
                 act(table, actor)
-            answer = command_answer(table, done.events, game=done.game, shoe=done.shoe)
+            answer = command_answer(
+                table, done.events, game=done.game, shoe=done.shoe, cards=done.cards
+            )
             text = json.dumps(answer)
+            _announce(table, answer)
             if key:
                 CommandRecord.objects.create(
                     user=actor, key=key, table=table, command=command, status=200, response=text
@@ -96,6 +100,18 @@ def run_command(
         # Race: the same key at the same moment for another table (whose row lock is not ours).
         return Response(error_body(KEY_REUSED), status=409)
     return _answer(text, 200)
+
+
+def _announce(table: Table, answer: dict[str, Any]) -> None:
+    """Once the command commits, tell the screens: one notice with the answer itself (its events
+    and the parts they changed), which a screen puts in place like the tablet that sent it."""
+    if not answer["events"]:
+        return
+    table_id, pit_id = table.pk, table.pit_id
+    sequence, action = answer["sequence"], answer["events"][-1]["action"]
+    transaction.on_commit(
+        lambda: announce_change(table_id, sequence, action, pit_id=pit_id, change=answer)
+    )
 
 
 def _locked(table_id: int, actor: Actor, key: str) -> Table:

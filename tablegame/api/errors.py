@@ -2,14 +2,16 @@
 
 ``api_exception_handler`` is REST framework's ``EXCEPTION_HANDLER``: refusals of the actions are
 answered by ``commands.run_command`` itself; this covers what REST framework raises (bad input,
-no login, unknown table, wrong method).
+no login, unknown table, wrong method) and a body over Django's limit (413). ``DecimalJSONParser``
+reads every command's body and refuses, before any command sees it, what no command takes. The
+database being unavailable is answered 503 by ``config.middleware``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -20,6 +22,7 @@ from rest_framework.utils import json
 from rest_framework.views import exception_handler
 
 NOT_LOGGED_IN = "Log in, or send your API token as the header 'Authorization: Token <key>'."
+NOT_JSON = "The body is not valid JSON"
 
 
 def error_body(message: str, **extra: Any) -> dict[str, Any]:
@@ -56,8 +59,8 @@ def _summary(errors: Any, field: str = "") -> str:
     return f"{field}: {errors}" if field else str(errors)
 
 
-#: The most bytes a command's body may hold. A command needs a few hundred; a Rules Submission
-#: with every option overridden about two thousand.
+#: The most bytes a command's body may hold: a command needs a few hundred, a Rules Submission
+#: overriding every option a few thousand.
 API_MAX_BODY_BYTES = 16 * 1024
 #: How deep a body's objects and lists may nest: a command needs three levels.
 API_MAX_DEPTH = 8
@@ -107,14 +110,11 @@ class DecimalJSONParser(JSONParser):
         return data
 
 
-NOT_JSON = "The body is not valid JSON"
-
-
 def _too_large() -> str:
     return f"The body is over the limit of {API_MAX_BODY_BYTES} bytes."
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number.")
 
 

@@ -3,7 +3,7 @@
 Each serializer's validated data are the keyword arguments of its action (``source=`` renames
 where the API's word differs), so a view passes them on unchanged. Whether a wager, card or cut is
 allowed is the action's decision; here only malformed input is refused (400). Money is read as
-``Decimal`` (``DecimalField``), never as a float.
+``Decimal`` (``MoneyField``: finite, more than zero, at most ``MOST_MONEY``), never as a float.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django_stubs_ext import StrOrPromise
 from rest_framework import serializers
 
 from baccarat.cards import Card, CardError
@@ -31,19 +32,22 @@ MOST_MONEY = Decimal("9999999999.99")
 CENT = Decimal("0.01")
 
 
+MONEY_ERRORS: dict[str, StrOrPromise] = {
+    "invalid": 'Write an amount of money such as "100.00".',
+    "max_string_length": 'Write an amount of money such as "100.00".',
+    "max_digits": f"An amount of money is at most {MOST_MONEY}.",
+    "min_value": "An amount of money is more than zero.",
+}
+
+
 class MoneyField(serializers.DecimalField):
     """An amount in dollars and cents, as a JSON string ("100.00") or number: finite, more than
-    zero, at most ``MOST_MONEY``, to the cent; each refusal says which."""
-
-    default_error_messages = {
-        "invalid": 'Write an amount of money such as "100.00".',
-        "max_string_length": 'Write an amount of money such as "100.00".',
-        "max_digits": f"An amount of money is at most {MOST_MONEY}.",
-        "min_value": "An amount of money is more than zero.",
-    }
+    zero, at most ``MOST_MONEY``, to the cent; each refusal says which (``MONEY_ERRORS``)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(max_digits=12, decimal_places=2, min_value=CENT, **kwargs)
+        super().__init__(
+            max_digits=12, decimal_places=2, min_value=CENT, error_messages=MONEY_ERRORS, **kwargs
+        )
 
     def validate_precision(self, value: Decimal) -> Decimal:
         """Refuse by the problem a person sees: below a cent, over the most, or a cent's fraction

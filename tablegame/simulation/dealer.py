@@ -196,8 +196,6 @@ class Dealer:
         self.cards_per_shoe = cards_per_shoe
         self.rules = PROFILES[table.profile]
         self.path = f"/api/tables/{table.id}/"
-        self.rounds = 0
-        """Rounds settled in the measured window."""
         self.limits: dict[WagerType, tuple[Decimal, Decimal]] = dict(default_limits(self.rules))
         self.offered: list[WagerType] = list(self.rules.offered_wagers)
         self.learned = False
@@ -303,11 +301,7 @@ class Dealer:
         while time.monotonic() < until:
             try:
                 self.pace.begin()
-                await self.play_round()
-                if self.log.measuring:
-                    self.rounds += 1
-                if self.shoe is None or self._shoe_over():
-                    await self.change_shoe(end=True)
+                await self.deal_round()
                 await self.pace.at(1.0, until=until)
             except Diverged:
                 resyncs += 1
@@ -371,12 +365,15 @@ class Dealer:
 
     # -- a round --------------------------------------------------------------------------
 
-    async def play_round(self) -> None:
-        """Offer the shoe or the bank if nobody holds it, then one round, open to settled."""
+    async def deal_round(self) -> None:
+        """Offer the shoe or the bank if nobody holds it, then one round, open to settled; then
+        a new shoe if that was the shoe's last round."""
         await self._offer_positions()
         await self.command("round/open/")
         self.round_number += 1
         await self._finish_round("betting", (), house_money=False, bank_set=False)
+        if self.shoe is None or self._shoe_over():
+            await self.change_shoe(end=True)
 
     async def _offer_positions(self) -> None:
         rules = self.rules

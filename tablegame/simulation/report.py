@@ -20,6 +20,7 @@ from tablegame.simulation.dealer import Sent
 from tablegame.simulation.screens import Screen
 
 CARD_ROUTE = "round/cards/"
+SETTLE_ROUTE = "round/settle/"
 CARD_EVENT = "card_dealt"
 
 
@@ -138,6 +139,8 @@ def count_commands(report: Report, sent: Sequence[Sent], start: float, until: fl
     done = [s for s in window if s.status == 200]
     report.commands = len(done)
     report.commands_per_second = len(done) / report.seconds
+    report.rounds = sum(1 for s in done if s.route == SETTLE_ROUTE)
+    report.rounds_per_second = report.rounds / report.seconds
     report.command_latency = Spread.of([s.took for s in done])
     by_route: dict[str, list[float]] = defaultdict(list)
     for s in done:

@@ -180,8 +180,6 @@ async def _run(
         for task in done:
             if task.exception() is not None:
                 log.refused(f"a bot stopped: {task.exception()!r}")
-        report.rounds = sum(d.rounds for d in playing)
-        report.rounds_per_second = report.rounds / options.seconds
         await _drain(screens)
     finally:
         stop.set()

@@ -23,8 +23,8 @@ BUDGETS = {
     "round/open/": 21,
     "round/wagers/": 16,
     "round/no-more-bets/": 14,
-    "round/cards/": 15,
-    "round/cards/ (the coup completes)": 17,
+    "round/cards/": 14,
+    "round/cards/ (the coup completes)": 16,
     "round/settle/": 30,
 }
 

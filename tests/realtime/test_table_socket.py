@@ -55,12 +55,17 @@ def test_a_committed_action_reaches_the_socket_with_the_next_sequence(live_floor
     notice = async_to_sync(scenario)()
     event = Event.objects.get(chain__table=table, sequence=before + 1)
     assert event.action == "round_opened"
+    change = notice.pop("change")
     assert notice == {
         "type": "changed",
         "table": table.pk,
         "sequence": before + 1,
         "action": "round_opened",
     }
+    # The notice carries the change itself: the event, in the words the review uses.
+    assert [(e["sequence"], e["action"], e["text"]) for e in change["events"]] == [
+        (before + 1, "round_opened", "Round 1 of shoe 1: place your bets")
+    ]
 
 
 def test_nothing_is_sent_before_the_change_commits(live_floor):

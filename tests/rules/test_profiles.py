@@ -321,6 +321,12 @@ def test_it_refuses_an_unknown_profile_and_lists_the_known_ones() -> None:
         ({"vigorish_collection": "never"}, "'never' is not a valid value"),
         ({"commission_rate": "five percent"}, "not a valid value for the option 'commission_rate'"),
         ({"wagers": ["player", "baccarat"]}, "not a valid value for the option 'wagers'"),
+        ({"house_money_ride_portion": "NaN"}, "'NaN' is not a valid value for the option"),
+        ({"commission_rate": "sNaN"}, "'sNaN' is not a valid value for the option"),
+        ({"vigorish_rounding": "Infinity"}, "'Infinity' is not a valid value for the option"),
+        ({"tie_odds": 10**30}, "not a valid value for the option 'tie_odds'"),
+        ({"cut_min_from_end": -5}, "'-5' is not a valid value for the option 'cut_min_from_end'"),
+        ({"decks": [6, 10**30]}, "not a valid value for the option 'decks'"),
     ],
 )
 def test_it_refuses_a_value_of_the_wrong_kind_with_the_option_named(

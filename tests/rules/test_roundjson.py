@@ -182,7 +182,9 @@ def test_a_non_positive_amount_is_refused(amount: Any) -> None:
         settle_round(data)
 
 
-@pytest.mark.parametrize("amount", ["ten", "1.005", "NaN", None, [5]])
+@pytest.mark.parametrize(
+    "amount", ["ten", "1.005", "NaN", "sNaN", "Infinity", None, [5], "1e30", "1" + "0" * 39]
+)
 def test_an_amount_that_is_not_dollars_and_cents_is_refused(amount: Any) -> None:
     data = round_with(wagers=[{"seat": 1, "type": "banker", "amount": amount}])
     with pytest.raises(RulesError):

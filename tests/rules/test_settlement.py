@@ -406,6 +406,8 @@ def test_a_portion_of_the_house_money_payout_rides_when_the_rules_say_so() -> No
         ("ma-mini", [wager(1, P, 5), wager(1, P, 10)], "already has a Player wager"),
         ("ma-mini", [wager(1, P, 0)], "more than zero"),
         ("ma-mini", [wager(1, B, -5)], "more than zero"),
+        ("ma-mini", [wager(1, B, "1e30")], "up to 9999999999.99"),
+        ("ma-mini", [wager(1, B, "NaN")], "up to 9999999999.99"),
         ("ma-mini", [wager(1, HM, 5, ride=P)], "no Player or Banker wager"),
         ("ma-mini", [wager(1, HM, 5, ride=P), wager(1, B, 5)], "no Player or Banker wager"),
         ("ma-mini", [wager(1, HM, 5, ride=P), wager(2, P, 5)], "no Player or Banker wager"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from baccarat.cards import Card, full_deck, parse_cards
+from baccarat.composition import Composition
 from baccarat.errors import RulesError
 from baccarat.profiles import PROFILES, ShuffleProcedure
 from baccarat.shoe import (
@@ -16,11 +17,14 @@ from baccarat.shoe import (
     ShuffleStep,
     batch_for_shoe,
     burn,
+    check_composition,
     check_cut,
     check_decks,
+    check_shoe,
     check_shuffle,
     check_shuffle_steps,
     cut_stack,
+    shoe_decks,
 )
 
 PLUG, RIFFLE, TURN, STRIP, CUT = (
@@ -57,6 +61,28 @@ def test_with_a_shuffler_a_mini_table_uses_12_to_16_decks_in_two_equal_batches(d
 def test_with_a_shuffler_other_numbers_or_unequal_batches_are_refused(decks: int) -> None:
     with pytest.raises(RulesError, match="two equal batches"):
         check_decks(PROFILES["ma-mini"], decks, automatic_shuffler=True)
+
+
+@pytest.mark.parametrize(
+    ("name", "decks"),
+    [("ma-mini", (6, 7, 8)), ("ma-big", (6, 8)), ("ca-commission-free", (8,))],
+)
+def test_a_shoe_is_dealt_from_what_a_manual_shoe_or_one_shuffler_batch_holds(
+    name: str, decks: tuple[int, ...]
+) -> None:
+    assert shoe_decks(PROFILES[name]) == decks
+
+
+def test_a_california_shoe_of_one_deck_is_refused() -> None:
+    with pytest.raises(RulesError, match="dealt from a shoe of 8 decks, not 1"):
+        check_shoe(PROFILES["ca-commission-free"], 1)
+
+
+def test_what_is_left_in_a_shoe_holds_no_more_of_a_rank_than_its_most_decks() -> None:
+    check_composition(PROFILES["ma-mini"], Composition.of_decks(8))
+    check_composition(PROFILES["ma-mini"], Composition((32,) + (0,) * 12))
+    with pytest.raises(RulesError, match="at most 8 decks: 8 decks hold 32 Aces, not 33"):
+        check_composition(PROFILES["ma-mini"], Composition((33,) + (0,) * 12))
 
 
 def test_the_big_table_deals_six_to_eight_decks_and_no_shuffler_batches() -> None:
