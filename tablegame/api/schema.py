@@ -175,6 +175,40 @@ class TableState(Document):
     )
 
 
+class EventInfo(Document):
+    """One event of the record, as screens are told it."""
+
+    sequence = serializers.IntegerField(help_text="Its number in the table's chain.")
+    action = serializers.CharField(help_text='Its kind, e.g. "card_dealt".')
+    title = serializers.CharField()
+    text = serializers.CharField(help_text="The event in one sentence, as the review tells it.")
+    data = serializers.DictField(help_text="The kind's payload (tablegame.events).")
+
+
+class CommandAnswer(Document):
+    """What a command changed: its events, and the parts of the table state they touched."""
+
+    sequence = serializers.IntegerField(help_text="Its last event's number.")
+    events = EventInfo(many=True)
+    changed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Parts of the table state sent whole below: put them in place of yours.",
+    )
+    patched = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='Parts sent in part ("round"): update the keys sent of the round you have.',
+    )
+    table = TableInfo(required=False)
+    rules = RulesInfo(required=False)
+    limits = serializers.DictField(child=Limit(), required=False)
+    seats = SeatInfo(many=True, required=False)
+    markers = Marker(many=True, required=False)
+    shoe = ShoeInfo(allow_null=True, required=False)
+    round = RoundInfo(allow_null=True, required=False, help_text="Whole, or patched (see above).")
+    deck_change = DeckChangeInfo(allow_null=True, required=False)
+    meters = serializers.DictField(child=serializers.CharField(), required=False)
+
+
 READ_ERRORS: dict[int, OpenApiResponse] = {
     401: OpenApiResponse(Error, "Not logged in: no session and no valid token."),
     403: OpenApiResponse(
@@ -183,7 +217,11 @@ READ_ERRORS: dict[int, OpenApiResponse] = {
     404: OpenApiResponse(Error, "No such table."),
 }
 COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
-    200: OpenApiResponse(TableState, "Done: the whole table state after the change."),
+    200: OpenApiResponse(
+        CommandAnswer,
+        "Done: the events and the parts of the table state they changed. If the first event "
+        "does not follow the last one you have, read the whole state again.",
+    ),
     400: OpenApiResponse(Error, "Malformed input, or a required Idempotency-Key missing."),
     **READ_ERRORS,
     403: OpenApiResponse(Error, "Your role may not do this (the access policy's reason)."),

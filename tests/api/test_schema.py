@@ -6,7 +6,14 @@ import pytest
 from rest_framework.test import APIClient
 
 from tablegame import actions
-from tablegame.api.schema import RoundInfo, ShoeInfo, TableInfo, TableState
+from tablegame.api.schema import (
+    CommandAnswer,
+    EventInfo,
+    RoundInfo,
+    ShoeInfo,
+    TableInfo,
+    TableState,
+)
 from tablegame.api.urls import COMMANDS
 from tablegame.selectors import table_state
 
@@ -55,6 +62,26 @@ def test_the_documented_state_names_the_keys_of_the_real_state(tablet, mini):
     assert set(ShoeInfo().fields) == set(state["shoe"])
     assert set(RoundInfo().fields) == set(state["round"])
     assert set(RoundInfo().fields["wagers"].child.fields) == set(state["round"]["wagers"][0])
+
+
+def test_the_documented_answer_names_the_keys_of_real_answers(tablet, mini):
+    answers = [tablet.post(mini, "round/open/").json()]
+    body = {"seat": 1, "type": "banker", "amount": "100"}
+    answers.append(tablet.post(mini, "round/wagers/", body).json())
+    answers.append(tablet.post(mini, "round/no-more-bets/").json())
+    for card in ["4H", "9C", "2S", "KS"]:
+        answers.append(tablet.post(mini, "round/cards/", {"card": card}).json())
+    answers.append(tablet.post(mini, "round/settle/").json())
+    documented = set(CommandAnswer().fields)
+    for answer in answers:
+        assert set(answer) <= documented
+        assert set(answer["changed"]) | set(answer["patched"]) <= documented
+        for event in answer["events"]:
+            assert set(event) == set(EventInfo().fields)
+        if "round" in answer["patched"]:
+            assert set(answer["round"]) < set(RoundInfo().fields)
+        if "round" in answer["changed"]:
+            assert set(answer["round"]) == set(RoundInfo().fields)
 
 
 def test_every_action_has_its_endpoint():
