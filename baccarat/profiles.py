@@ -407,11 +407,14 @@ _MOST_COUNT = 10_000
 """No count an option holds (odds, seats, decks, cards, minutes, hands) comes near this."""
 
 
-def _count(number: int) -> int:
-    """A count option: a whole number from 0 to ``_MOST_COUNT``."""
-    if not 0 <= number <= _MOST_COUNT:
+def _count(raw: Any) -> int:
+    """A count option: a whole number from 0 to ``_MOST_COUNT``, its size checked before Python
+    makes an int of it (``int(Decimal("1e999999"))`` would take minutes)."""
+    if isinstance(raw, bool) or not isinstance(raw, int | float | Decimal):
+        raise TypeError
+    if not 0 <= raw <= _MOST_COUNT or raw != int(raw):
         raise ValueError
-    return number
+    return int(raw)
 
 
 def _coerce(key: str, raw: Any, current: Any) -> Any:
@@ -424,20 +427,24 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
                 raise TypeError
             return raw
         if isinstance(current, int):
-            if isinstance(raw, bool) or int(raw) != raw:
-                raise TypeError
-            return _count(int(raw))
+            return _count(raw)
         if isinstance(current, Decimal) or key == "vigorish_rounding":
-            if raw is None:
-                return None
+            if raw is None and key == "vigorish_rounding":
+                return None  # not rounded
+            if not isinstance(raw, str | int | float | Decimal) or isinstance(raw, bool):
+                raise TypeError
             value = Decimal(str(raw))
             if not value.is_finite():
                 raise ValueError
             return value
+        if isinstance(current, frozenset | tuple) and not isinstance(raw, list | tuple):
+            raise TypeError
         if isinstance(current, frozenset):
             return frozenset(WagerType(w) for w in raw)
         if isinstance(current, tuple):
-            return tuple(_count(int(x)) for x in raw)
+            if len(raw) != len(current):
+                raise ValueError
+            return tuple(_count(Decimal(x) if isinstance(x, str) else x) for x in raw)
     except (ValueError, TypeError, ArithmeticError):
         raise RulesError(f"'{raw}' is not a valid value for the option '{key}'.") from None
     raise RulesError(f"The option '{key}' cannot be overridden here.")

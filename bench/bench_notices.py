@@ -106,7 +106,7 @@ def message(n: int) -> dict[str, Any]:
 
 def bench_publish(url: str, count: int) -> list[str]:
     """Notices a second, one after another, each way of sending."""
-    from tablegame.broadcast import Notice, _publish_pipelined
+    from tablegame.broadcast import Notice, Progress, _publish_pipelined
 
     lines = []
 
@@ -140,7 +140,7 @@ def bench_publish(url: str, count: int) -> list[str]:
             if n % batch == batch - 1 or n == count - 1:
                 first = n - n % batch
                 notices = [Notice(groups_of(i), message(i)) for i in range(first, n + 1)]
-                await _publish_pipelined(layer, notices)
+                await _publish_pipelined(layer, notices, Progress())
 
         return send
 
@@ -161,6 +161,7 @@ def bench_latency(url: str, backend: str, rate: float, seconds: float) -> str:
 
     count = int(rate * seconds)
     sent_at: dict[int, float] = {}
+    dropped = {"count": 0}
 
     def publish(prefix: str) -> None:
         layers = {"default": {"BACKEND": backend, "CONFIG": {"hosts": [url], "prefix": prefix}}}
@@ -172,18 +173,22 @@ def bench_latency(url: str, backend: str, rate: float, seconds: float) -> str:
                 time.sleep(max(0.0, due - time.perf_counter()))
                 sent_at[n] = time.time()
                 broadcast.notices.put(broadcast.Notice(groups_of(n), message(n)))
-            broadcast.notices.wait_idle(10)
-            after = broadcast.notice_counts()
-            assert after.dropped == before.dropped, "the publisher dropped notices"
+            broadcast.notices.wait_idle(30)
+            dropped["count"] = broadcast.notice_counts().dropped - before.dropped
 
     assert settings.configured
     arrivals, cpu = with_listener(backend, url, count, publish)
     latencies = sorted((at - sent_at[n]) * 1e3 for n, at in arrivals)
     lost = count * 3 - len(arrivals)
+    if not latencies:
+        latencies = [float("nan")]
     p50 = statistics.median(latencies)
     p99 = latencies[int(len(latencies) * 0.99) - 1]
     name = "core" if backend == CORE else "pub/sub"
-    return f"| {name} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {lost} | {cpu / count * 1e3:.3f} |"
+    return (
+        f"| {name} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {lost} of {count * 3} | "
+        f"{dropped['count']} | {cpu / count * 1e3:.3f} |"
+    )
 
 
 def bench_request_side(url: str, count: int) -> list[str]:
@@ -279,8 +284,8 @@ def main() -> None:
     for line in bench_publish(url, args.notices):
         print(line)
     print("\nThrough `tablegame.broadcast`, put to arrival at a steady rate:\n")
-    print("| layer | notices/s | p50 ms | p99 ms | lost | CPU ms per notice, both threads |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| layer | notices/s | p50 ms | p99 ms | lost | counted as dropped | CPU ms/notice |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for backend in (CORE, PUBSUB):
         for rate in (200.0, 1000.0):
             print(bench_latency(url, backend, rate, args.seconds))

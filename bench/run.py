@@ -53,7 +53,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="Measured window of each.")
     parser.add_argument("--max-tables", type=int, default=4, help="Tables at max pace (0: none).")
     parser.add_argument("--max-seconds", type=float, default=30.0)
-    parser.add_argument("--workers", type=int, default=1, help="Server processes.")
+    parser.add_argument("--server", default="uvicorn", help="uvicorn or daphne.")
+    parser.add_argument(
+        "--workers", type=int, default=min(4, os.cpu_count() or 1), help="Server processes."
+    )
     parser.add_argument("--quick", action="store_true", help="5 and 10 tables for 15 s.")
     parser.add_argument("--no-write", action="store_true", help="Print only; keep RESULTS.md.")
     args = parser.parse_args()
@@ -72,13 +75,15 @@ def main() -> None:
         baselines = _baselines(database, redis)
         sections.append(_queries())
         runs = [
-            _simulate(int(n), "real", args.seconds, args.workers)
+            _simulate(int(n), "real", args.seconds, args.server, args.workers)
             for n in args.sweep.split(",")
             if n.strip()
         ]
         if args.max_tables:
-            runs.append(_simulate(args.max_tables, "max", args.max_seconds, args.workers))
-        sections.insert(2, _floor(runs, baselines, args.workers))
+            runs.append(
+                _simulate(args.max_tables, "max", args.max_seconds, args.server, args.workers)
+            )
+        sections.insert(2, _floor(runs, baselines, args.server, args.workers))
     text = "\n".join(sections)
     print(text)
     if not args.no_write:
@@ -223,7 +228,7 @@ def _baselines(database: str, redis: str) -> dict[str, float]:
 
 def _queries() -> str:
     run = subprocess.run(
-        [sys.executable, str(HERE / "bench_queries.py"), "--json"],
+        [sys.executable, str(HERE / "bench_queries.py"), "--profile", "--json"],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -244,15 +249,41 @@ def _queries() -> str:
     for route, f in data["queries"].items():
         lines.append(f"| `{route}` | {f['count']} | {f['min']} | {f['median']:g} | {f['max']} |")
     lines += [f"\nRefused: {r}" for r in data["refusals"]]
+    profile = data.get("profile")
+    if profile:
+        lines += [
+            "",
+            "## Where a command's time goes",
+            "",
+            "The same commands profiled (cProfile in the request's thread, Django's test client: "
+            "no ASGI server, and the query capture's own cost included): "
+            f"{profile['total ms per command']:.1f} ms of Python per command in all.",
+            "",
+            "The project's functions by cumulative time (the hot path), ms per command:",
+            "",
+            "| ms | function |",
+            "|---:|---|",
+            *(
+                f"| {r['cumulative ms per command']:.2f} | `{r['function']}` |"
+                for r in profile["path"]
+            ),
+            "",
+            "Any function by its own time (where the time is spent), ms per command:",
+            "",
+            "| ms | function |",
+            "|---:|---|",
+            *(f"| {r['own ms per command']:.2f} | `{r['function']}` |" for r in profile["spent"]),
+        ]
     return "\n".join(lines) + "\n"
 
 
 # -- the floor -----------------------------------------------------------------------------
 
 
-def _simulate(tables: int, pace: str, seconds: float, workers: int) -> dict[str, Any]:
+def _simulate(tables: int, pace: str, seconds: float, server: str, workers: int) -> dict[str, Any]:
     command = [sys.executable, "manage.py", "simulate", "--tables", str(tables), "--pace", pace]
-    command += ["--seconds", str(seconds), "--workers", str(workers), "--seed", "1", "--json"]
+    command += ["--seconds", str(seconds), "--server", server, "--workers", str(workers)]
+    command += ["--seed", "1", "--json"]
     print(f"== simulate {tables} tables, {pace} pace, {seconds:.0f} s", file=sys.stderr)
     began = time.monotonic()
     try:
@@ -273,14 +304,17 @@ def _simulate(tables: int, pace: str, seconds: float, workers: int) -> dict[str,
     return report
 
 
-def _floor(runs: list[dict[str, Any]], baselines: dict[str, float], workers: int) -> str:
+def _floor(
+    runs: list[dict[str, Any]], baselines: dict[str, float], server: str, workers: int
+) -> str:
     commits, publishes = baselines["pgbench commits/s"], baselines["redis PUBLISH/s"]
     lines = [
         "## The live floor",
         "",
         "`python manage.py simulate --tables N --pace real|max --seconds S`: a dealer bot per "
         "table plays real rounds (random wagers of every type the table offers) over HTTP "
-        f"through daphne ({workers} process{'es' if workers > 1 else ''}, production settings) "
+        f"straight to {server} ({workers} worker process{'es' if workers > 1 else ''}, "
+        "production settings, no proxy in front) "
         "while every table's tablet and display, each pit's console (10 tables a pit) and the "
         "surveillance wall listen on their sockets. Real pace is about 200 rounds an hour per "
         "table. Card to every screen: from sending the card to its notice on the last of its "

@@ -119,6 +119,14 @@ class Notice:
     message: dict[str, Any]
 
 
+@dataclass(slots=True)
+class Progress:
+    """How far the sender got with one batch."""
+
+    sent: int = 0
+    skipped: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class NoticeCounts:
     """A publisher's counters since the process started (or forked)."""
@@ -213,28 +221,38 @@ class Publisher:
                     batch.append(waiting.get_nowait())
                 except queue.Empty:
                     break
+            progress = Progress()
             try:
-                unserializable = loop.run_until_complete(
-                    asyncio.wait_for(self._send(batch), self.send_timeout)
+                loop.run_until_complete(
+                    asyncio.wait_for(self._send(batch, progress), self.send_timeout)
                 )
-            except Exception as error:  # Redis away, refusing or too slow: the batch is lost
-                self._done(sent=0, dropped_failed=len(batch), error=error)
+            except Exception as error:  # Redis away, refusing or too slow: the rest is lost
+                self._done(
+                    sent=progress.sent, dropped_failed=len(batch) - progress.sent, error=error
+                )
             else:
-                self._done(sent=len(batch) - unserializable, dropped_failed=unserializable)
+                self._done(sent=progress.sent, dropped_failed=progress.skipped)
 
-    async def _send(self, batch: Sequence[Notice]) -> int:
-        """Send the batch; returns how many notices could not be serialized (and were skipped)."""
+    async def _send(self, batch: Sequence[Notice], progress: Progress) -> None:
+        """Send the batch, counting in ``progress`` what went and what could not be serialized."""
         layer = get_channel_layer()
         if layer is not self._layer:
             await _forget(self._layer)
             self._layer = layer
         if layer is None:
-            return 0
+            progress.sent = len(batch)  # nobody listens anywhere: nothing to lose
+            return
         if isinstance(layer, RedisPubSubChannelLayer):
-            return await _publish_pipelined(layer, batch)
+            await _publish_pipelined(layer, batch, progress)
+            return
         for notice in batch:
-            await asyncio.gather(*(layer.group_send(g, notice.message) for g in notice.groups))
-        return 0
+            try:
+                await asyncio.gather(*(layer.group_send(g, notice.message) for g in notice.groups))
+            except (TypeError, ValueError):
+                log.warning("change notice %r cannot be sent", notice.message, exc_info=True)
+                progress.skipped += 1
+            else:
+                progress.sent += 1
 
     def _send_inline(self, layer: BaseChannelLayer, notice: Notice) -> None:
         try:
@@ -286,7 +304,9 @@ async def _forget(layer: BaseChannelLayer | None) -> None:
             log.debug("closing the old channel layer's connections failed", exc_info=True)
 
 
-async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: Sequence[Notice]) -> int:
+async def _publish_pipelined(
+    layer: RedisPubSubChannelLayer, batch: Sequence[Notice], progress: Progress
+) -> None:
     """PUBLISH every notice to each of its groups' Redis channels, one pipeline per shard.
 
     The channel names, the shard of each and the serialization are the layer's own, so its
@@ -294,14 +314,15 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: Sequence[Not
     """
     here = layer._get_layer()  # this loop's half of the layer
     pipelines: dict[int, Any] = {}
-    unserializable = 0
+    serialized = 0
     for notice in batch:
         try:
             data = layer.serialize(notice.message)
         except Exception:
             log.warning("change notice %r cannot be serialized", notice.message, exc_info=True)
-            unserializable += 1
+            progress.skipped += 1
             continue
+        serialized += 1
         for group in notice.groups:
             channel = here._get_group_channel_name(group)
             shard = here._get_shard(channel)
@@ -311,7 +332,7 @@ async def _publish_pipelined(layer: RedisPubSubChannelLayer, batch: Sequence[Not
                 pipelines[key] = shard._redis.pipeline(transaction=False)
             pipelines[key].publish(channel, data)
     await asyncio.gather(*(pipeline.execute() for pipeline in pipelines.values()))
-    return unserializable
+    progress.sent += serialized
 
 
 async def _send_each(layer: BaseChannelLayer, notice: Notice) -> None:

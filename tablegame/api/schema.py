@@ -182,7 +182,9 @@ class EventInfo(Document):
     action = serializers.CharField(help_text='Its kind, e.g. "card_dealt".')
     title = serializers.CharField()
     text = serializers.CharField(help_text="The event in one sentence, as the review tells it.")
-    data = serializers.DictField(help_text="The kind's payload (tablegame.events).")
+    data = serializers.DictField(  # type: ignore[assignment]  # as Error.fields
+        help_text="The kind's payload (tablegame.events)."
+    )
 
 
 class CommandAnswer(Document):

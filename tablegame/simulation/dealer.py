@@ -222,11 +222,11 @@ class Dealer:
         key = uuid.uuid4().hex
         sent = time.monotonic()
         answer = Answer(0)
-        for attempt in range(TRIES):
+        for attempt in range(1, TRIES + 1):
             answer = await self.http.post(self.path + route, body or {}, user=user, key=key)
-            if answer.status and answer.status < 500:
+            if (answer.status and answer.status < 500) or attempt == TRIES:
                 break
-            await asyncio.sleep(0.5 * (attempt + 1))
+            await asyncio.sleep(0.5 * attempt)
         self.log.sent.append(
             Sent(
                 table=self.table.id,

@@ -158,8 +158,11 @@ def count_notices(
     screens: Sequence[Screen],
     events: dict[int, list[tuple[int, str]]],
     sent: Sequence[Sent],
+    start: float,
+    until: float,
 ) -> None:
-    """Notices lost on every screen, and each card's time to reach all its table's screens."""
+    """Notices lost on every screen (all the run's), and the time each card sent in the window
+    took to reach all its table's screens."""
     lost_by_kind: dict[str, int] = defaultdict(int)
     for screen in screens:
         for table in screen.tables:
@@ -191,6 +194,8 @@ def count_notices(
             report.cards_unmatched += len(sends)
             continue
         for sequence, at in zip(card_events, sends, strict=True):
+            if not start <= at < until:
+                continue
             arrivals: list[tuple[str, float]] = []
             for screen in watching[table]:
                 arrived = screen.seen.get(table, {}).get(sequence)

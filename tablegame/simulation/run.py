@@ -5,7 +5,8 @@
 3. Every bot makes its table ready over the API: open, seats, a shoe from receipt to burn, a
    round left in play finished. Not measured.
 4. Every screen opens its socket and waits for its hello; the record's last sequences are noted.
-5. The measured window: the bots deal for ``seconds``; then each finishes its round.
+5. The bots deal: a warm-up (a round's length at real pace, as they start their rounds spread
+   over it), the measured window of ``seconds``, then each finishes its round.
 6. The screens wait for the last notices (until quiet), close, and the record is read back.
 
 Everything stops by itself: the window, each bot's round, the wait for notices and the server are
@@ -56,6 +57,8 @@ OPENING_AT_ONCE = 32
 HELLO_SECONDS = 120.0
 QUIET_SECONDS = 1.0
 MOST_DRAIN_SECONDS = 10.0
+#: At max pace, seconds of dealing before the window opens.
+WARMUP_SECONDS = 2.0
 #: A command with no answer after this long is sent again (with the same key).
 COMMAND_TIMEOUT = 30.0
 
@@ -68,7 +71,9 @@ class Options:
     seconds: float
     url: str | None = None
     """A running server to use instead of starting one (no server CPU is measured then)."""
-    workers: int = 1
+    server: str = "uvicorn"
+    """``uvicorn`` (as docker-compose.yml runs it) or ``daphne``."""
+    workers: int = 2
     tables_per_pit: int = 10
     surveillance_screens: int = 1
     seed: int | None = None
@@ -89,6 +94,7 @@ def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
     if options.url is None:
         log = Path(tempfile.gettempdir()) / f"simulate-server-{os.getpid()}.log"
         server = start_server(
+            kind=options.server,
             workers=options.workers,
             env=production_env(
                 os.environ, database_url=floor_db.database_url(), secret_key=settings.SECRET_KEY
@@ -96,7 +102,7 @@ def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
             log=log,
             cwd=Path(settings.BASE_DIR),
         )
-        say(f"server up at {server.url} ({options.workers} daphne, log {log})")
+        say(f"server up at {server.url} ({options.server}, {options.workers} workers, log {log})")
     try:
         url = server.url if server else (options.url or "").rstrip("/")
         return asyncio.run(_run(options, floor, situations, url, server, started, say))
@@ -145,7 +151,7 @@ async def _run(
         screens=0,
         pace=options.pace,
         seconds=options.seconds,
-        server=f"daphne x{options.workers}" if server else url,
+        server=f"{options.server} x{options.workers}" if server else url,
     )
     screens_http = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
     stop = asyncio.Event()
@@ -162,13 +168,17 @@ async def _run(
         report.setup_seconds = time.monotonic() - started
         say(f"{len(playing)} tables ready, {len(screens)} screens open; dealing now")
 
+        # The bots start their first rounds spread over a round's length (at real pace), so the
+        # window opens once every table is dealing: the floor in its steady state.
+        warmup = 3600 / options.rounds_per_hour if real else WARMUP_SECONDS
+        log.measuring = True
+        start = time.monotonic() + warmup
+        until = start + options.seconds
+        bots = [asyncio.create_task(d.play(until)) for d in playing]
+        await asyncio.sleep(warmup)
         lag: list[float] = []
         ticker = asyncio.create_task(_watch_loop(lag))
         cpu_before = _cpu(server)
-        log.measuring = True
-        start = time.monotonic()
-        until = start + options.seconds
-        bots = [asyncio.create_task(d.play(until)) for d in playing]
         await asyncio.sleep(options.seconds)
         cpu_after = _cpu(server)
         ticker.cancel()
@@ -193,7 +203,7 @@ async def _run(
         floor_db.in_thread, floor_db.events_after, floor.tables, base, since
     )
     count_commands(report, log.sent, start, until)
-    count_notices(report, screens, events, log.sent)
+    count_notices(report, screens, events, log.sent, start, until)
     report.refusals, report.resyncs, report.gave_up = log.refusals, log.resyncs, log.gave_up
     report.loop_lag = Spread.of(lag)
     report.cpu_seconds = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}

@@ -2,9 +2,10 @@
 
 Per table, its tablet and its display (``ws/tables/<id>/``); per pit, its console
 (``ws/pits/<id>/``); and the surveillance wall (``ws/surveillance/``, every table). A screen keeps
-the sequence its hello gave for each table and the arrival time of every notice after it; what it
-should have heard is read from the record afterwards (``report``). A screen whose socket closes
-opens it again, as the page script does, and what it missed in between counts as lost.
+the sequence its hello gave for each table and the arrival time of every event it was told of
+after it (a command's notice tells all its events); what it should have heard is read from the
+record afterwards (``report``). A screen whose socket closes opens it again, as the page script
+does, and what it missed in between counts as lost.
 """
 
 from __future__ import annotations
@@ -56,11 +57,21 @@ class Screen:
         table, sequence = message.get("table"), message.get("sequence")
         if not isinstance(table, int) or not isinstance(sequence, int):
             return
+        # One notice per command: its last event's sequence, and (with the change) every event.
+        change = message.get("change")
+        told = {sequence}
+        if isinstance(change, dict):
+            told |= {
+                e["sequence"]
+                for e in change.get("events", ())
+                if isinstance(e, dict) and isinstance(e.get("sequence"), int)
+            }
         heard = self.seen.setdefault(table, {})
-        if sequence in heard:
-            self.duplicates += 1
-        else:
-            heard[sequence] = now
+        for number in told:
+            if number in heard:
+                self.duplicates += 1
+            else:
+                heard[number] = now
 
     def _hello(self, table: int, sequence: int) -> None:
         if table in self.tables:

@@ -1,14 +1,17 @@
 """The ASGI server under test, as a subprocess on 127.0.0.1, and CPU time read from ``/proc``.
 
-The server is daphne, as ``docker-compose.yml`` runs it, with production settings (DEBUG off)
-against the same PostgreSQL and Redis as the simulation (``DATABASE_URL``, ``REDIS_URL``). With
+By default uvicorn with several worker processes, as ``docker-compose.yml`` runs it (without the
+nginx proxy in front), with production settings (DEBUG off) against the same PostgreSQL and Redis
+as the simulation. Or daphne (``runserver``'s, and the production server before issue 10): with
 ``workers`` > 1, several daphne processes accept on one listening socket that this process opens
 and hands to each (``--fd``), so the kernel spreads the connections without a proxy.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -18,6 +21,7 @@ import urllib.request
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 #: How long the server may take to answer its first request.
 START_SECONDS = 60.0
@@ -32,17 +36,19 @@ class Server:
 
     @property
     def pids(self) -> list[int]:
-        return [p.pid for p in self.processes]
+        """The server's processes and every process they started (uvicorn's workers)."""
+        return descendants([p.pid for p in self.processes])
 
     def cpu_seconds(self) -> float:
-        """User and system CPU of the server's processes (and their children) so far."""
+        """User and system CPU of the server's processes so far."""
         return sum(process_cpu(pid) for pid in self.pids)
 
     def alive(self) -> bool:
         return all(p.poll() is None for p in self.processes)
 
     def stop(self) -> None:
-        """Stop each process (SIGTERM, then SIGKILL after 10 s)."""
+        """Stop each process (SIGTERM, then SIGKILL after 10 s), and any worker left behind."""
+        workers = [pid for pid in self.pids if pid not in {p.pid for p in self.processes}]
         for process in self.processes:
             if process.poll() is None:
                 process.terminate()
@@ -53,6 +59,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
     def log_tail(self, lines: int = 30) -> str:
         try:
@@ -82,15 +91,56 @@ def production_env(
     return env
 
 
-def start_server(*, workers: int, env: Mapping[str, str], log: Path, cwd: Path) -> Server:
-    """Start daphne on a free port of 127.0.0.1 and wait until it answers."""
+SERVERS = ("uvicorn", "daphne")
+
+
+def start_server(
+    *, kind: str, workers: int, env: Mapping[str, str], log: Path, cwd: Path
+) -> Server:
+    """Start the server on a free port of 127.0.0.1 and wait until it answers."""
+    if kind not in SERVERS:
+        raise ValueError(f"The server is one of {', '.join(SERVERS)}.")
+    out = log.open("ab")
+    try:
+        processes = (_uvicorn if kind == "uvicorn" else _daphne)(workers, env, cwd, out)
+    finally:
+        out.close()
+    server = Server(url=f"http://127.0.0.1:{processes[1]}", processes=processes[0], log=log)
+    try:
+        _wait_until_up(server)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def _uvicorn(
+    workers: int, env: Mapping[str, str], cwd: Path, out: IO[bytes]
+) -> tuple[list[subprocess.Popen[bytes]], int]:
+    """As docker-compose.yml runs it (less the proxy): one uvicorn supervising ``workers``."""
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = int(probe.getsockname()[1])
+    probe.close()  # free again for uvicorn (nothing else binds a random loopback port meanwhile)
+    command = [str(Path(sys.executable).with_name("uvicorn")), "config.asgi:application"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", "off"]
+    command += ["--no-access-log", "--workers", str(workers)]
+    process = subprocess.Popen(
+        command, cwd=cwd, env=dict(env), stdout=out, stderr=subprocess.STDOUT
+    )
+    return [process], port
+
+
+def _daphne(
+    workers: int, env: Mapping[str, str], cwd: Path, out: IO[bytes]
+) -> tuple[list[subprocess.Popen[bytes]], int]:
+    """``workers`` daphne processes accepting on one socket opened here (``--fd``)."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(1024)
-    port = listener.getsockname()[1]
+    port = int(listener.getsockname()[1])
     daphne = Path(sys.executable).with_name("daphne")
-    out = log.open("ab")
     processes: list[subprocess.Popen[bytes]] = []
     try:
         for _ in range(workers):
@@ -106,14 +156,7 @@ def start_server(*, workers: int, env: Mapping[str, str], log: Path, cwd: Path) 
             )
     finally:
         listener.close()  # the children hold it now
-        out.close()
-    server = Server(url=f"http://127.0.0.1:{port}", processes=processes, log=log)
-    try:
-        _wait_until_up(server)
-    except BaseException:
-        server.stop()
-        raise
-    return server
+    return processes, port
 
 
 def _wait_until_up(server: Server) -> None:
@@ -143,6 +186,24 @@ def process_cpu(pid: int) -> float:
         return 0.0
     # After the name: state is field 3, so utime (14), stime (15), cutime (16), cstime (17).
     return sum(int(f) for f in fields[11:15]) / _TICKS
+
+
+def descendants(roots: Iterable[int]) -> list[int]:
+    """``roots`` and every living process below them."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], list(roots)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, ()))
+    return found
 
 
 def named_processes_cpu(names: Iterable[str]) -> float:

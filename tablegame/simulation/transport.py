@@ -6,6 +6,7 @@ Neither reads a command's answer beyond its status (and a refusal's text, for th
 
 from __future__ import annotations
 
+import cProfile
 import json
 from collections import defaultdict
 from typing import Any
@@ -66,13 +67,16 @@ class InProcessTransport:
     database connection lives; the bot awaits them like HTTP calls.
     """
 
-    def __init__(self, tokens: dict[str, str]) -> None:
+    def __init__(self, tokens: dict[str, str], *, profile: bool = False) -> None:
+        self.profiler = cProfile.Profile() if profile else None
+        """With ``profile``: every command's request profiled (its thread only)."""
         self.clients = {
             user: Client(HTTP_HOST="127.0.0.1", HTTP_AUTHORIZATION=f"Token {key}")
             for user, key in tokens.items()
         }
         self.queries: dict[str, list[int]] = defaultdict(list)
         """Route (``/api/tables/<n>/`` cut off) -> the query count of each time it ran."""
+        self.refusals: list[str] = []
 
     async def get(self, path: str, *, user: str) -> tuple[int, Any]:
         return await sync_to_async(self._get, thread_sensitive=True)(path, user)
@@ -86,12 +90,18 @@ class InProcessTransport:
 
     def _post(self, path: str, body: dict[str, Any], user: str, key: str) -> Answer:
         with CaptureQueriesContext(connection) as captured:
-            got = self.clients[user].post(
-                path,
-                json.dumps(body),
-                content_type="application/json",
-                headers={"Idempotency-Key": key},
-            )
+            if self.profiler:
+                self.profiler.enable()
+            try:
+                got = self.clients[user].post(
+                    path,
+                    json.dumps(body),
+                    content_type="application/json",
+                    headers={"Idempotency-Key": key},
+                )
+            finally:
+                if self.profiler:
+                    self.profiler.disable()
         if got.status_code == 200:
             route = route_label(path.split("/", 4)[4])
             self.queries[route].append(len(captured.captured_queries))

@@ -327,6 +327,11 @@ def test_it_refuses_an_unknown_profile_and_lists_the_known_ones() -> None:
         ({"tie_odds": 10**30}, "not a valid value for the option 'tie_odds'"),
         ({"cut_min_from_end": -5}, "'-5' is not a valid value for the option 'cut_min_from_end'"),
         ({"decks": [6, 10**30]}, "not a valid value for the option 'decks'"),
+        ({"decks": []}, "not a valid value for the option 'decks'"),
+        ({"tie_odds": Decimal("1e999999")}, "not a valid value for the option 'tie_odds'"),
+        ({"decks": [6, Decimal("1e999999")]}, "not a valid value for the option 'decks'"),
+        ({"decks": "68"}, "not a valid value for the option 'decks'"),
+        ({"house_money_ride_portion": None}, "not a valid value for the option"),
     ],
 )
 def test_it_refuses_a_value_of_the_wrong_kind_with_the_option_named(

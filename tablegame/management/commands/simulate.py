@@ -7,11 +7,16 @@ tablet, display, pit console and the surveillance wall listen; it prints what it
 
 from __future__ import annotations
 
+import ipaddress
+import os
 from typing import Any
+from urllib.parse import urlparse
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tablegame.simulation.dealer import ROUNDS_PER_HOUR
 from tablegame.simulation.run import Options, simulate
+from tablegame.simulation.server import SERVERS
 
 
 class Command(BaseCommand):
@@ -27,7 +32,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--url", help="A running server (e.g. http://127.0.0.1:8000) instead of starting one."
         )
-        parser.add_argument("--workers", type=int, default=1, help="Server processes (daphne).")
+        parser.add_argument(
+            "--server",
+            choices=SERVERS,
+            default="uvicorn",
+            help="The server to start: uvicorn (as docker-compose.yml runs it) or daphne.",
+        )
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=min(4, os.cpu_count() or 1),
+            help="Server processes (default: the cores, at most 4).",
+        )
         parser.add_argument("--tables-per-pit", type=int, default=10)
         parser.add_argument("--seed", type=int, help="Seed of the bots' random choices.")
         parser.add_argument(
@@ -35,24 +51,51 @@ class Command(BaseCommand):
             type=int,
             help="Cards dealt before the cut card comes out (default: all but 14 to 30).",
         )
+        parser.add_argument(
+            "--rounds-per-hour",
+            type=float,
+            default=ROUNDS_PER_HOUR,
+            help="A table's rounds an hour at real pace (default: %(default)s).",
+        )
         parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["tables"] < 1 or options["seconds"] <= 0 or options["workers"] < 1:
-            raise CommandError("--tables, --seconds and --workers must be at least 1.")
+        if options["tables"] < 1 or options["workers"] < 1:
+            raise CommandError("--tables and --workers must be at least 1.")
+        if options["seconds"] <= 0 or options["rounds_per_hour"] <= 0:
+            raise CommandError("--seconds and --rounds-per-hour must be more than 0.")
+        if options["tables_per_pit"] < 1:
+            raise CommandError("--tables-per-pit must be at least 1.")
         url = options["url"]
-        if url and not url.startswith(("http://127.", "http://localhost")):
-            raise CommandError("The simulation talks only to this machine: give a 127.x URL.")
+        if url and not _on_this_machine(url):
+            raise CommandError(
+                "The simulation talks only to this machine: give an http://127.x URL."
+            )
         settings = Options(
             tables=options["tables"],
             pace=options["pace"],
             seconds=options["seconds"],
             url=url,
+            server=options["server"],
             workers=options["workers"],
             tables_per_pit=options["tables_per_pit"],
             seed=options["seed"],
             cards_per_shoe=options["cards_per_shoe"],
+            rounds_per_hour=options["rounds_per_hour"],
         )
         quiet = options["json"] or options["verbosity"] == 0
         report = simulate(settings, say=(lambda line: None) if quiet else self.stderr.write)
         self.stdout.write(report.as_json() if options["json"] else report.text())
+
+
+def _on_this_machine(url: str) -> bool:
+    """An http URL of the loopback (127.0.0.0/8, ::1 or localhost)."""
+    parts = urlparse(url)
+    if parts.scheme != "http" or not parts.hostname:
+        return False
+    if parts.hostname == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(parts.hostname).is_loopback
+    except ValueError:
+        return False
