@@ -286,20 +286,19 @@ def _simulate(tables: int, pace: str, seconds: float, server: str, workers: int)
     command += ["--seed", "1", "--json"]
     print(f"== simulate {tables} tables, {pace} pace, {seconds:.0f} s", file=sys.stderr)
     began = time.monotonic()
-    try:
-        run = subprocess.run(
-            command,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=RUN_LIMIT_SECONDS,
-        )
-    except subprocess.TimeoutExpired:
-        return {"tables": tables, "pace": pace, "error": f"over {RUN_LIMIT_SECONDS} s"}
-    sys.stderr.write(run.stderr[-3000:])
+    with subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as run:
+        try:
+            stdout, stderr = run.communicate(timeout=RUN_LIMIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            run.terminate()  # SIGTERM: it stops its server before it goes
+            run.communicate(timeout=60)
+            return {"tables": tables, "pace": pace, "error": f"over {RUN_LIMIT_SECONDS} s"}
+    sys.stderr.write(stderr[-3000:])
     if run.returncode != 0:
-        return {"tables": tables, "pace": pace, "error": run.stderr.strip().splitlines()[-1:]}
-    report: dict[str, Any] = json.loads(run.stdout)
+        return {"tables": tables, "pace": pace, "error": stderr.strip().splitlines()[-1:]}
+    report: dict[str, Any] = json.loads(stdout)
     report["wall_seconds"] = time.monotonic() - began
     return report
 
@@ -346,7 +345,32 @@ def _floor(
             f"{cpu.get('postgresql', math.nan):.1f} / {cpu.get('redis', math.nan):.2f} "
             f"| {100 * per_second / commits:.2f} % | {100 * 3 * per_second / publishes:.2f} % |"
         )
-    lines += ["", _verdict(runs), ""]
+    lines += [
+        "",
+        _verdict(runs),
+        "",
+        "Card to each kind of screen, p50 / p99 ms, and how busy the server was (its CPU "
+        "seconds per second of the window; the machine has "
+        f"{os.cpu_count()} cores for everything):",
+        "",
+        "| tables | pace | tablet | display | pit console | surveillance wall | server cores busy "
+        "| load generator's loop lag p99 ms |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in runs:
+        if "error" in r:
+            continue
+        kinds = r["card_to_screen_by_kind"]
+        cells = [
+            f"{kinds[k]['p50']:.0f} / {kinds[k]['p99']:.0f}" if k in kinds else "-"
+            for k in ("tablet", "display", "pit", "surveillance")
+        ]
+        busy = r["cpu_seconds"].get("server", math.nan) / r["seconds"]
+        lines.append(
+            f"| {r['tables']} | {r['pace']} | {' | '.join(cells)} | {busy:.2f} "
+            f"| {r['loop_lag']['p99']:.1f} |"
+        )
+    lines.append("")
     for r in runs:
         if "error" in r:
             continue

@@ -19,7 +19,9 @@ import asyncio
 import datetime
 import os
 import random
+import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -86,6 +88,17 @@ def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
     """Run the simulation and measure it."""
     if options.pace not in ("real", "max"):
         raise ValueError("The pace is real or max.")
+    # Stopped by a signal (a time limit): still stop the server, in a finally below.
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _stop_now) if main else None
+    try:
+        return _simulate(options, say)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, before)
+
+
+def _simulate(options: Options, say: Callable[[str], None]) -> Report:
     started = time.monotonic()
     floor = floor_db.prepare_floor(options.tables, tables_per_pit=options.tables_per_pit)
     situations = {t.id: floor_db.situation(t.id) for t in floor.tables}
@@ -109,6 +122,10 @@ def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
     finally:
         if server is not None:
             server.stop()
+
+
+def _stop_now(signum: int, frame: object) -> None:
+    raise SystemExit(f"stopped by signal {signum}")
 
 
 async def _run(
@@ -153,7 +170,10 @@ async def _run(
         seconds=options.seconds,
         server=f"{options.server} x{options.workers}" if server else url,
     )
-    screens_http = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
+    screens_http = aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=0),  # a socket holds its connection while open
+        cookie_jar=aiohttp.DummyCookieJar(),
+    )
     stop = asyncio.Event()
     watchers: list[asyncio.Task[None]] = []
     try:
@@ -254,9 +274,11 @@ async def _open(
     sessions: dict[str, str],
     stop: asyncio.Event,
 ) -> list[asyncio.Task[None]]:
-    """Open every screen's socket, a few at a time, and wait for their hellos."""
+    """Open every screen's socket, a few at a time, and wait for their hellos (all within
+    ``HELLO_SECONDS``; a screen with none by then is counted as refused)."""
     gate = asyncio.Semaphore(OPENING_AT_ONCE)
     cookie_name = settings.SESSION_COOKIE_NAME
+    deadline = time.monotonic() + HELLO_SECONDS
 
     async def one(screen: Screen) -> None:
         cookie = f"{cookie_name}={sessions[screen.user]}"
@@ -264,7 +286,7 @@ async def _open(
             task = asyncio.create_task(watch(screen, http, base_url=url, cookie=cookie, stop=stop))
             tasks.append(task)
             try:
-                await asyncio.wait_for(screen.ready.wait(), HELLO_SECONDS)
+                await asyncio.wait_for(screen.ready.wait(), max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 screen.refused = screen.refused or "no hello"
 

@@ -10,6 +10,7 @@ and hands to each (``--fd``), so the kernel spreads the connections without a pr
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -152,11 +153,21 @@ def _daphne(
                     env=dict(env),
                     stdout=out,
                     stderr=subprocess.STDOUT,
+                    preexec_fn=_stop_with_parent,
                 )
             )
     finally:
         listener.close()  # the children hold it now
     return processes, port
+
+
+def _stop_with_parent() -> None:
+    """In the child: SIGTERM when the simulation's process ends, however it ends (Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+PR_SET_PDEATHSIG = 1
 
 
 def _wait_until_up(server: Server) -> None:
