@@ -89,17 +89,25 @@ def run_command(
             text = json.dumps(answer)
             _announce(table, answer)
             if key:
-                CommandRecord.objects.create(
-                    user=actor, key=key, table=table, command=command, status=200, response=text
-                )
+                try:
+                    CommandRecord.objects.create(
+                        user=actor, key=key, table=table, command=command, status=200, response=text
+                    )
+                except IntegrityError:
+                    # Race: the same key at the same moment for another table (whose row lock
+                    # is not ours). The transaction is rolled back whole on the way out.
+                    raise _KeyTaken from None
     except NotAllowed as refusal:
         return _refused(actor, key, table_id, command, 403, str(refusal))
     except RulesError as refusal:  # ActionError, or a rule the action did not reword
         return _refused(actor, key, table_id, command, 409, str(refusal))
-    except IntegrityError:
-        # Race: the same key at the same moment for another table (whose row lock is not ours).
+    except _KeyTaken:
         return Response(error_body(KEY_REUSED), status=409)
     return _answer(text, 200)
+
+
+class _KeyTaken(Exception):
+    """Another transaction stored the same key first, for another table: undo this one."""
 
 
 def _announce(table: Table, answer: dict[str, Any]) -> None:
