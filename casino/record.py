@@ -87,16 +87,10 @@ def record_event(
     # both would pick the same sequence and the unique (chain, sequence) constraint would refuse
     # the second: an error, never a forked chain.
     #
-    # ``head``: the chain's last event (number and hash) as the caller read it under that lock,
-    # e.g. with the lock itself (``head_of``), which saves a query on the hot path.
+    # ``head``: the chain's last event (number and hash) if the caller already read it under
+    # that lock (after taking it: ``head_of``), which saves a query on the hot path.
     if head is None:
-        last = (
-            Event.objects.filter(chain_id=chain_id)
-            .order_by("-sequence")
-            .values_list("sequence", "hash")
-            .first()
-        )
-        head = Head(*last) if last else Head(0, GENESIS_HASH)
+        head = chain_head(chain_id)
     sequence, prev_hash = head.sequence + 1, head.hash
     created_at = timezone.now()
     actor_id = actor.pk if actor is not None else None
@@ -139,6 +133,17 @@ class Head(NamedTuple):
 
     sequence: int
     hash: str
+
+
+def chain_head(chain_id: int) -> Head:
+    """The chain's last event: its number and hash (0 and the genesis hash when empty)."""
+    last = (
+        Event.objects.filter(chain_id=chain_id)
+        .order_by("-sequence")
+        .values_list("sequence", "hash")
+        .first()
+    )
+    return Head(*last) if last else Head(0, GENESIS_HASH)
 
 
 def head_of(chain_field: str = "chain_id") -> dict[str, Subquery]:

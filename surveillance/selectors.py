@@ -33,7 +33,7 @@ from baccarat.cards import CardError, parse_cards, point_count
 from baccarat.irregularities import IrregularityKind
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
-from casino.models import Casino, Event
+from casino.models import Casino
 from tablegame.events import HANDS, SUITS
 from tablegame.models import (
     Irregularity,
@@ -44,6 +44,7 @@ from tablegame.models import (
     Wager,
 )
 from tablegame.models.rounds import ACTIVE_ROUND_STATES
+from tablegame.selectors import last_sequence_of_tables
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -244,7 +245,7 @@ def wall_tiles(*, table_ids: Iterable[int] | None = None) -> list[TableTile]:
                 "-completed_at",
                 "-pk",
             ),
-            last_sequence=_last_sequence(),
+            last_sequence=last_sequence_of_tables(),
         )
         .order_by("pit__casino__name", "pit__name", "name")
     )
@@ -369,22 +370,9 @@ def _round_tile(game: WallRound, irregularities: list[Irregularity]) -> RoundTil
     )
 
 
-def _last_sequence() -> Coalesce:
-    """The number of the outer table's last event, 0 before the first (an index lookup)."""
-    return Coalesce(
-        Subquery(
-            Event.objects.filter(chain__table=OuterRef("pk"))
-            .order_by("-sequence")
-            .values("sequence")[:1]
-        ),
-        Value(0),
-        output_field=IntegerField(),
-    )
-
-
 def table_sequences() -> dict[int, int]:
     """The number of every table's last event, in one query (what the wall polls)."""
-    return dict(Table.objects.annotate(last=_last_sequence()).values_list("pk", "last"))
+    return dict(Table.objects.annotate(last=last_sequence_of_tables()).values_list("pk", "last"))
 
 
 # ---------------------------------------------------------------------------------------------

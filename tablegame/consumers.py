@@ -23,13 +23,11 @@ from typing import Any, ClassVar, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db.models import Max, Value
-from django.db.models.functions import Coalesce
 
 from casino import access
-from casino.models import Event
 from tablegame.broadcast import table_group
 from tablegame.models import Table
+from tablegame.selectors import last_sequence_of_tables
 
 NOT_LOGGED_IN = 4401
 FORBIDDEN = 4403
@@ -54,21 +52,20 @@ def _decide(user: access.Person, what: str) -> access.Decision:
 @database_sync_to_async
 def _table_sequence(table_id: int) -> int | None:
     """The table's last event sequence (0 before its first event); None if there is no table."""
-    if not Table.objects.filter(pk=table_id).exists():
-        return None
-    last = Event.objects.filter(chain__table=table_id).aggregate(last=Max("sequence"))["last"]
-    return int(last or 0)
+    last: int | None = (
+        Table.objects.filter(pk=table_id)
+        .annotate(last=last_sequence_of_tables())
+        .values_list("last", flat=True)
+        .first()
+    )
+    return last
 
 
 @database_sync_to_async
 def sequences(pit_id: int | None) -> list[dict[str, int]]:
     """The last event sequence of each table (of one pit, or of the floor), in one query."""
     tables = Table.objects.all() if pit_id is None else Table.objects.filter(pit_id=pit_id)
-    rows = (
-        tables.annotate(last=Coalesce(Max("chain__events__sequence"), Value(0)))
-        .order_by("pk")
-        .values_list("pk", "last")
-    )
+    rows = tables.annotate(last=last_sequence_of_tables()).order_by("pk").values_list("pk", "last")
     return [{"table": pk, "sequence": last} for pk, last in rows]
 
 

@@ -4,8 +4,11 @@ parts a command changed. Selectors never refuse."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
+from django.db.models import IntegerField, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from baccarat.cards import parse_cards, point_count
@@ -15,7 +18,7 @@ from baccarat.errors import RulesError
 from baccarat.irregularities import IrregularityKind
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
-from casino.models import Event
+from casino.record import chain_head, head_of
 from tablegame.events import TableEvent, TablePayload, event_data
 from tablegame.models import Card, DeckChange, Round, Shoe, Table, VigorishMarker
 
@@ -129,13 +132,12 @@ def command_answer(
 
 def last_sequence(table: Table) -> int:
     """The number of the table's last event (0 before its first)."""
-    last = (
-        Event.objects.filter(chain_id=table.chain_id)
-        .order_by("-sequence")
-        .values_list("sequence", flat=True)
-        .first()
-    )
-    return last or 0
+    return chain_head(table.chain_id).sequence
+
+
+def last_sequence_of_tables() -> Coalesce:
+    """Annotation: the number of each table's last event (0 before its first), an index lookup."""
+    return Coalesce(head_of()["head_sequence"], Value(0), output_field=IntegerField())
 
 
 class _Reads:
@@ -145,21 +147,21 @@ class _Reads:
         self, table: Table, *, game: Round | None = None, shoe: Shoe | None = None
     ) -> None:
         self.table = table
-        self._current: list[Shoe | None] = [shoe] if shoe is not None else []
-        self._game: list[Round | None] = [game] if game is not None else []
+        # Already read by the action: set where the cached properties below would keep them.
+        if game is not None:
+            self.__dict__["game"] = game
+        if shoe is not None:
+            self.__dict__["shoe"] = shoe
 
-    @property
+    @cached_property
     def shoe(self) -> Shoe | None:
-        if not self._current:
-            self._current.append(self.table.current_shoe())
-        return self._current[0]
+        """The shoe in play."""
+        return self.table.current_shoe()
 
-    @property
+    @cached_property
     def game(self) -> Round | None:
         """The round in play, else the shoe's last."""
-        if not self._game:
-            self._game.append(self.table.active_round() or _last_round(self.shoe))
-        return self._game[0]
+        return self.table.active_round() or _last_round(self.shoe)
 
     def part(self, name: str) -> Any:
         return getattr(self, f"_{name}")()

@@ -11,43 +11,33 @@ from __future__ import annotations
 import datetime
 import json
 
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from casino.models import Event
 from tablegame.models import Table, TableSnapshot
-from tablegame.selectors import table_state
+from tablegame.selectors import last_sequence_of_tables, table_state
 
 
 def table_state_text(table_id: int) -> str | None:
     """The table's whole state as JSON text (``selectors.table_state``), or None if there is no
     such table."""
-    head = Event.objects.filter(chain_id=OuterRef("chain_id")).order_by("-sequence")
     row = (
         Table.objects.filter(pk=table_id)
-        .annotate(
-            head=Subquery(head.values("sequence")[:1]),
-            kept_sequence=Subquery(
-                TableSnapshot.objects.filter(table=OuterRef("pk")).values("sequence")[:1]
-            ),
-            kept_state=Subquery(
-                TableSnapshot.objects.filter(table=OuterRef("pk")).values("state")[:1]
-            ),
-            kept_until=Subquery(
-                TableSnapshot.objects.filter(table=OuterRef("pk")).values("expires_at")[:1]
-            ),
-        )
-        .select_related("pit")
+        .annotate(head=last_sequence_of_tables())
+        .select_related("pit", "snapshot")
         .first()
     )
     if row is None:
         return None
-    head_sequence = row.head or 0
-    until: datetime.datetime | None = row.kept_until
-    fresh = until is None or timezone.now() < until
-    if row.kept_sequence == head_sequence and row.kept_state is not None and fresh:
-        kept: str = row.kept_state
-        return kept
+    try:
+        kept: TableSnapshot | None = row.snapshot
+    except TableSnapshot.DoesNotExist:
+        kept = None
+    if (
+        kept is not None
+        and kept.sequence == row.head
+        and (kept.expires_at is None or timezone.now() < kept.expires_at)
+    ):
+        return kept.state
     state = table_state(row)
     text = json.dumps(state)
     # Two screens may rebuild at once, or one at an older head: whichever writes last wins, and

@@ -24,7 +24,6 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from casino import access
-from casino.models import GENESIS_HASH
 from casino.record import Head, record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
@@ -49,6 +48,8 @@ class Command:
     """One command of the API in progress: its table, locked once, and the events it recorded."""
 
     table: Table
+    head: Head | None = None
+    """The table's chain head, read after the lock; kept up to date as events are appended."""
     events: list[tuple[int, TablePayload]] = field(default_factory=list)
     game: Round | None = None
     """The round in play that the action changed and saved, when it stays the one in play."""
@@ -64,12 +65,13 @@ _command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
 
 
 @contextmanager
-def command(table: Table) -> Iterator[Command]:
+def command(table: Table, head: Head | None = None) -> Iterator[Command]:
     """Run actions as one command on ``table``, already locked by the caller in the transaction
     this block runs in: the actions reuse the lock, make no savepoint of their own (a refusal
-    aborts the whole transaction: the caller rolls it back), and collect their events."""
+    aborts the whole transaction: the caller rolls it back), and collect their events.
+    ``head``: the table's chain head, if the caller read it after taking the lock."""
     assert transaction.get_connection().in_atomic_block, "command() runs inside atomic()"
-    current = Command(table)
+    current = Command(table, head)
     token = _command.set(current)
     try:
         yield current
@@ -131,15 +133,13 @@ def locked_tables() -> QuerySet[Table]:
 def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
     """Write the event (its kind and typed payload, ``tablegame.events``) in this transaction and
     announce it after commit; returns its sequence."""
-    known = getattr(table, "head_sequence", False)
-    head = None
-    if known is not False:  # read with the lock; kept up to date below
-        head = Head(known or 0, getattr(table, "head_hash", None) or GENESIS_HASH)
-    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload, head=head)
-    table.head_sequence, table.head_hash = event.sequence, event.hash  # type: ignore[attr-defined]
-    table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
     current = _command.get()
-    if current is not None:  # the command tells the screens once, with its answer
+    ours = current is not None and current.table.pk == table.pk
+    head = current.head if current is not None and ours else None
+    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload, head=head)
+    table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
+    if current is not None and ours:  # the command tells the screens once, with its answer
+        current.head = Head(event.sequence, event.hash)
         current.events.append((sequence, payload))
         return sequence
     change = {"events": [event_data(sequence, payload)]}

@@ -336,7 +336,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     except CardError as error:
         raise ActionError(str(error)) from None
     cards = list(game.cards.all())
-    before = game.coup(c for c in cards if c.hand in (DealtCard.Hand.PLAYER, DealtCard.Hand.BANKER))
+    before = game.coup(cards)  # the coup counts the Player's and Banker's cards only
     try:
         coup = before.deal(dealt)
     except IllegalDeal as error:

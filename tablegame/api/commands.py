@@ -2,10 +2,10 @@
 
 A tablet on a casino's wifi sends a command again when it sees no answer, and a dealer taps twice;
 neither may deal a card or settle a round twice. Each command may carry an ``Idempotency-Key``
-header (the round's commands must). In ONE transaction the table row is locked and the key looked
-up in ``CommandRecord`` (per user) in the same query; either the stored answer is returned
-unchanged, or the action runs (inside ``actions.common.command``: the lock is reused, no savepoint)
-and its answer, the events and the parts of the table state they changed
+header (the round's commands must). In ONE transaction the table row is locked, then the key is
+looked up in ``CommandRecord`` (per user) with the chain's head in one query; either the stored
+answer is returned unchanged, or the action runs (inside ``actions.common.command``: the lock is
+reused, no savepoint) and its answer, the events and the parts of the table state they changed
 (``selectors.command_answer``), is stored with the key before commit. A refusal rolls the
 transaction back whole; it is then stored with the key in a transaction of its own.
 """
@@ -25,7 +25,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
-from casino.record import head_of
+from casino.models import GENESIS_HASH
+from casino.record import Head, head_of
 from casino.roles import Actor
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
@@ -78,10 +79,10 @@ def run_command(
         with transaction.atomic():
             # Race: a double tap sends one command twice at once. The second request waits at
             # this lock until the first commits, then finds its record and answers the same.
-            table = _locked(table_id, actor, key)
-            if table.done_id is not None:  # type: ignore[attr-defined]
-                return _replay(table.done_id, table, command)  # type: ignore[attr-defined]
-            with actions_common.command(table) as done:
+            table, done_id, head = _locked(table_id, actor, key)
+            if done_id is not None:
+                return _replay(CommandRecord.objects.get(pk=done_id), table_id, command)
+            with actions_common.command(table, head) as done:
                 act(table, actor)
             answer = command_answer(
                 table, done.events, game=done.game, shoe=done.shoe, cards=done.cards
@@ -122,9 +123,9 @@ def _announce(table: Table, answer: dict[str, Any]) -> None:
     )
 
 
-def _locked(table_id: int, actor: Actor, key: str) -> Table:
-    """The table row, locked; then, in one query read after the lock, this key's command record
-    if it has one (``done_id``) and the head of the table's chain (for ``record``)."""
+def _locked(table_id: int, actor: Actor, key: str) -> tuple[Table, int | None, Head]:
+    """The table row, locked; then, in one query read after the lock, the id of this key's
+    command record if it has one, and the head of the table's chain (for ``record``)."""
     table = actions_common.locked_tables().filter(pk=table_id).first()
     if table is None:
         raise exceptions.NotFound(f"There is no table {table_id}.")
@@ -136,15 +137,13 @@ def _locked(table_id: int, actor: Actor, key: str) -> Table:
         .values("done_id", "head_sequence", "head_hash")
         .get()
     )
-    for name, value in facts.items():
-        setattr(table, name, value)
-    return table
+    head = Head(facts["head_sequence"] or 0, facts["head_hash"] or GENESIS_HASH)
+    return table, facts["done_id"], head
 
 
-def _replay(record_id: int, table: Table, command: str) -> Response:
+def _replay(done: CommandRecord | None, table_id: int, command: str) -> Response:
     """The stored answer of a command sent again; a key used for another command is refused."""
-    done = CommandRecord.objects.get(pk=record_id)
-    if (done.table_id, done.command) != (table.pk, command):
+    if done is None or (done.table_id, done.command) != (table_id, command):
         return Response(error_body(KEY_REUSED), status=409)
     return _answer(done.response, done.status, replayed=True)
 
@@ -167,10 +166,9 @@ def _refused(
                     response=text,
                 )
         except IntegrityError:
-            done = CommandRecord.objects.filter(user=actor, key=key).first()
-            if done is None or (done.table_id, done.command) != (table_id, command):
-                return Response(error_body(KEY_REUSED), status=409)
-            return _answer(done.response, done.status, replayed=True)
+            return _replay(
+                CommandRecord.objects.filter(user=actor, key=key).first(), table_id, command
+            )
     return _answer(text, status)
 
 
