@@ -18,7 +18,7 @@ from baccarat.irregularities import (
 from baccarat.profiles import RulesSubmission
 from casino.roles import Actor
 from tablegame import events
-from tablegame.actions.common import ActionError, action, lock_table, record, require
+from tablegame.actions.common import ActionError, action, lock_table, record
 from tablegame.actions.rounds import complete_coup
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
@@ -31,7 +31,6 @@ def report_irregularity(
     table: Table, *, kind: str, card: str, disclosed: bool = False, actor: Actor
 ) -> Irregularity:
     """Record an irregularity with the card involved; returns what the dealer must do."""
-    require(actor, "command:report_irregularity")
     table = lock_table(table)
     if kind not in KINDS:
         raise ActionError(f"'{kind}' is not an irregularity: {', '.join(KINDS)}.")

@@ -16,7 +16,6 @@ from tablegame.actions.common import (
     check_text,
     lock_table,
     record,
-    require,
 )
 from tablegame.models import Table, VigorishMarker
 
@@ -35,7 +34,6 @@ def _open_marker(table: Table, marker_id: int) -> VigorishMarker:
 @action
 def collect_marker(table: Table, *, marker_id: int, actor: Actor) -> VigorishMarker:
     """The vigorish marked at a seat is collected; the marker comes off the layout."""
-    require(actor, "command:collect_marker")
     table = lock_table(table)
     marker = _open_marker(table, marker_id)
     marker.status, marker.resolved_at, marker.resolved_by = (
@@ -57,7 +55,6 @@ def request_vigorish_form(
     table: Table, *, marker_id: int, reason: str, actor: Actor
 ) -> VigorishMarker:
     """The vigorish will not be collected: the pit prepares a Complimentary Vigorish Form."""
-    require(actor, "command:request_vigorish_form")
     table = lock_table(table)
     marker = _open_marker(table, marker_id)
     reason = check_text(reason, field="reason", limit=200)

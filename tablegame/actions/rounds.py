@@ -41,7 +41,6 @@ from tablegame.actions.common import (
     hand_over,
     lock_table,
     record,
-    require,
 )
 from tablegame.models import (
     Card as DealtCard,
@@ -70,7 +69,6 @@ def _round(table: Table) -> Round:
 @action
 def open_round(table: Table, *, actor: Actor) -> Round:
     """Open a round for wagers ("place your bets")."""
-    require(actor, "command:open_round")
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
@@ -137,7 +135,6 @@ def place_wager(
     actor: Actor,
 ) -> Wager:
     """Take a wager at a seat, or change its amount, while wagers are open (000 §7(c))."""
-    require(actor, "command:place_wager")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
@@ -208,7 +205,6 @@ def _wager_type(name: str) -> WagerType:
 @action
 def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None:
     """Withdraw a wager before "no more bets"."""
-    require(actor, "command:withdraw_wager")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
@@ -226,7 +222,6 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
 @action
 def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -> Round:
     """California: the player-dealer's bank for this hand, before "no more bets"."""
-    require(actor, "command:set_player_dealer_bank")
     table = lock_table(table)
     game = _round(table)
     if game.player_dealer_seat is None:
@@ -250,7 +245,6 @@ def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -
 @action
 def no_more_bets(table: Table, *, actor: Actor) -> Round:
     """Close wagering; say who is handed each hand's cards (000 §8(b)-(c))."""
-    require(actor, "command:no_more_bets")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
@@ -285,7 +279,6 @@ def relinquish_cards(table: Table, *, hand: str, actor: Actor) -> Round:
     It passes to the player on their right, then counterclockwise; if nobody takes it the
     dealer turns the cards.
     """
-    require(actor, "command:relinquish_cards")
     table = lock_table(table)
     game = _round(table)
     if hand not in ("player", "banker"):
@@ -322,7 +315,6 @@ def _stakes(taken: Iterable[Wager], kind: WagerType) -> dict[int, Decimal]:
 @action
 def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     """Enter the card just dealt; the rules decide which hand it belongs to, or refuse it."""
-    require(actor, "command:deal_card")
     table = lock_table(table)
     game = _round(table)
     if game.state == State.BETTING:
@@ -407,7 +399,6 @@ def settle_house_money_wagers(
     table: Table, *, rides: dict[int, str | None] | None = None, actor: Actor
 ) -> Round:
     """Settle House Money on the first four cards; each winner may let the payout ride."""
-    require(actor, "command:settle_house_money_wagers")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.HOUSE_MONEY:
@@ -498,7 +489,6 @@ SETTLED_FIELDS = ("result", "payout", "vigorish", "returned", "fee", "award")
 @action
 def settle_round(table: Table, *, actor: Actor) -> Round:
     """Settle every wager in the table's legal order; mark deferred vigorish on the seat."""
-    require(actor, "command:settle_round")
     table = lock_table(table)
     game = _round(table)
     if game.state != State.COMPLETE:
@@ -651,7 +641,6 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor)
 @action
 def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
     """The cut card came out: complete this hand, then "last hand" (000 §9(e))."""
-    require(actor, "command:cut_card_out")
     table = lock_table(table)
     shoe = table.current_shoe()
     if shoe is None or shoe.state != Shoe.State.IN_PLAY:
@@ -669,7 +658,6 @@ def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
 @action
 def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     """Not enough cards to complete the round: it is void and every wager returned (000 §13(e))."""
-    require(actor, "command:void_round")
     table = lock_table(table)
     game = _round(table)
     if game.state == State.BETTING:

@@ -30,7 +30,6 @@ from tablegame.actions.common import (
     check_text,
     lock_table,
     record,
-    require,
 )
 from tablegame.actions.tables import refuse_open_markers
 from tablegame.models import DeckChange, Shoe, Table
@@ -77,7 +76,6 @@ def receive_decks(
     ``new_decks=False`` reshuffles the decks of the last shoe, where the rules allow (mini tables,
     within 24 hours); big tables take new decks after every shoe (004 §3(b)).
     """
-    require(actor, "command:receive_decks")
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed: open it first.")
@@ -153,7 +151,6 @@ def _prepare(
 @action
 def inspect_decks(table: Table, *, actor: Actor) -> Shoe:
     """The dealer inspected the decks for defects (000 §4(a))."""
-    require(actor, "command:inspect_decks")
     return _prepare(
         table,
         actor,
@@ -167,7 +164,6 @@ def inspect_decks(table: Table, *, actor: Actor) -> Shoe:
 @action
 def verify_inspection(table: Table, *, actor: Actor) -> Shoe:
     """The floorperson verifies the dealer's inspection (000 §4(a))."""
-    require(actor, "command:verify_inspection")
     shoe = table.current_shoe()
     if shoe and shoe.inspected_by_id == actor.pk:
         raise ActionError("The inspection is verified by someone other than the inspector.")
@@ -184,14 +180,12 @@ def verify_inspection(table: Table, *, actor: Actor) -> Shoe:
 @action
 def spread_decks(table: Table, *, actor: Actor) -> Shoe:
     """Cards spread face up by deck, suit and sequence for the first player (000 §4(b), (d))."""
-    require(actor, "command:spread_decks")
     return _prepare(table, actor, State.VERIFIED, State.SPREAD, events.DecksSpread)
 
 
 @action
 def wash_decks(table: Table, *, actor: Actor) -> Shoe:
     """Turned face down, washed and stacked; batches stacked apart with a shuffler (000 §4(c))."""
-    require(actor, "command:wash_decks")
     return _prepare(table, actor, State.SPREAD, State.WASHED, events.DecksWashed)
 
 
@@ -200,7 +194,6 @@ def shuffle_decks(
     table: Table, *, steps: Sequence[str] = (), machine: bool = False, actor: Actor
 ) -> Shoe:
     """Shuffle by hand (plug, riffle, turn, strip, cut) or in the automatic shuffler (000 §5)."""
-    require(actor, "command:shuffle_decks")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.WASHED)
@@ -227,7 +220,6 @@ def shuffle_decks(
 @action
 def verify_shuffle(table: Table, *, actor: Actor) -> Shoe:
     """The floorperson verifies the feathered stack shows no uneven distribution (000 §5(a))."""
-    require(actor, "command:verify_shuffle")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.SHUFFLED)
@@ -249,7 +241,6 @@ def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Actor) -> 
     cut and burned anew. With a shuffler, this batch goes into it and the other batch comes out
     shuffled, ready for the cut.
     """
-    require(actor, "command:respread_idle_shoe")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.IN_PLAY)
@@ -288,7 +279,6 @@ def cut_cards(
     actor: Actor,
 ) -> Shoe:
     """The cut, offered in the legal order; ``seat=None`` when the dealer cuts (000 §5(b)-(d))."""
-    require(actor, "command:cut_cards")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.SHUFFLED)
@@ -338,7 +328,6 @@ def _cut_offer(shoe: Shoe) -> list[int]:
 @action
 def order_recut(table: Table, *, reason: str, actor: Actor) -> Shoe:
     """A floorperson orders the cards recut before play (000 §5(e))."""
-    require(actor, "command:order_recut")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.CUT)
@@ -350,7 +339,6 @@ def order_recut(table: Table, *, reason: str, actor: Actor) -> Shoe:
 @action
 def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     """Expose the first card and burn as many more, face down, as its face value (000 §5(f))."""
-    require(actor, "command:burn_cards")
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.CUT)
@@ -375,7 +363,6 @@ def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
 @action
 def end_shoe(table: Table, *, actor: Actor) -> Shoe:
     """The shoe is done; marked vigorish must be collected or documented first (000 §12(d))."""
-    require(actor, "command:end_shoe")
     table = lock_table(table)
     shoe = _shoe(table)
     if table.active_round():

@@ -22,7 +22,6 @@ from tablegame.actions.common import (
     lock_table,
     plain_options,
     record,
-    require,
 )
 from tablegame.models import (
     ProgressiveMeter,
@@ -39,7 +38,6 @@ from tablegame.models.tables import default_limits
 @action
 def open_table(table: Table, *, actor: Actor) -> Table:
     """Open the table for gaming: seats, limits and the Rules Submission on file, decks schedule."""
-    require(actor, "command:open_table")
     table = lock_table(table)
     if table.status == Table.Status.OPEN:
         raise ActionError(f"{table} is already open.")
@@ -67,7 +65,6 @@ def open_table(table: Table, *, actor: Actor) -> Table:
 @action
 def close_table(table: Table, *, actor: Actor) -> Table:
     """Close the table: no round in play, no vigorish marker left open."""
-    require(actor, "command:close_table")
     table = lock_table(table)
     if table.status == Table.Status.CLOSED:
         raise ActionError(f"{table} is already closed.")
@@ -105,7 +102,6 @@ def _seat(table: Table, number: int) -> Seat:
 @action
 def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
     """A player sits at a seat."""
-    require(actor, "command:seat_player")
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
@@ -124,7 +120,6 @@ def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
 @action
 def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i))."""
-    require(actor, "command:leave_seat")
     table = lock_table(table)
     place = _seat(table, seat)
     if not place.is_occupied:
@@ -163,7 +158,6 @@ def file_rules(
     minutes, 002 (e)(2)(ii)B, (j)(3)(ii)), and every table of the pit dealt under the same text
     keeps the same procedure (002 (e)(3), (j)(3)(i)).
     """
-    require(actor, "command:file_rules")
     table = lock_table(table)
     options = plain_options(dict(options or {}))
     try:
@@ -217,7 +211,6 @@ def set_limit(
     table: Table, *, wager: str, minimum: Decimal, maximum: Decimal, actor: Actor
 ) -> TableLimit:
     """Set the minimum and maximum of one wager at the table."""
-    require(actor, "command:set_limit")
     table = lock_table(table)
     try:
         kind = WagerType(wager)
@@ -247,7 +240,6 @@ def take_shoe(
     The shoe is offered in order (seat 1 first, or from the right of the last curator); every seat
     offered before the one that accepts must have declined. ``seat=None``: the dealer is curator.
     """
-    require(actor, "command:take_shoe")
     table = lock_table(table)
     if not table.rules.has_curator:
         raise ActionError(f"{table} is dealt by the house dealer; there is no curator.")
@@ -276,7 +268,6 @@ def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], wh
 @action
 def pass_shoe(table: Table, *, ordered: bool = False, actor: Actor) -> Table:
     """The curator passes the shoe, by choice or on the order of the dealer or a floorperson."""
-    require(actor, "command:pass_shoe")
     table = lock_table(table)
     if table.curator_seat is None:
         raise ActionError("Nobody holds the shoe.")
@@ -294,7 +285,6 @@ def take_player_dealer(
     table: Table, *, seat: int, declined: Sequence[int] = (), actor: Actor
 ) -> Table:
     """California: a player takes the player-dealer position, offered clockwise (001)."""
-    require(actor, "command:take_player_dealer")
     table = lock_table(table)
     if not table.rules.player_dealer:
         raise ActionError(f"{table} has no player-dealer position.")
