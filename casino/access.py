@@ -9,9 +9,10 @@ is ``NO_ROLE``, a logged-in person without a role, who may open only the home pa
 to ask for a role). A visitor who is not logged in may do nothing here.
 
 Views ask through ``page``, the API through its permission class, consumers through ``decide``,
-templates through ``may`` (``{% if may.command_open_table %}``), actions through their own
-``require``. Checks that are not about the role (a floorperson may not verify their own
-inspection) stay in the actions.
+templates through ``may`` (``{% if may.command_open_table %}``), actions through their
+decorator (``tablegame.actions.common.action`` asks for ``command:<the action's name>``).
+Checks that are not about the role (a floorperson may not verify their own inspection) stay in
+the actions.
 """
 
 from __future__ import annotations
