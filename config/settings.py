@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "tablegame",
     "pit",
     "surveillance",
+    "accounting",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,1 @@
+"""Accounting: the gaming day closed, table inventory, fills, credits, drop, win and hold, reports."""

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AccountingConfig(AppConfig):
+    """The accounting department's end-of-day work: count, win and hold, reports, reconciliation."""
+
+    name = "accounting"
+    default_auto_field = "django.db.models.BigAutoField"
