@@ -1,1 +1,1 @@
-"""Accounting: the gaming day closed, table inventory, fills, credits, drop, win and hold, reports."""
+"""Accounting: the gaming day closed, inventory, fills, credits, drop, win and hold, reports."""
