@@ -230,6 +230,11 @@ def floor_role(user: Person) -> str | None:
     return known
 
 
+def remember_role(user: Person, role: str | None) -> None:
+    """The user's role, read with the user (``roles.role_query``): ``floor_role`` asks no more."""
+    setattr(user, _ROLE_CACHE, role)
+
+
 def decide(user: Person, what: str) -> Decision:
     """May ``user`` do ``what``? Yes or no, with the reason."""
     wanted = rule(what)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import AnonymousUser, Group, User
+from django.db.models import Case, IntegerField, OuterRef, Subquery, Value, When
 
 #: Who does an action: a member of staff who has logged in (the API and the screens let nobody
 #: else through), recorded on the event and on every row the action writes.
@@ -27,6 +28,23 @@ LABELS: dict[str, str] = {
     SURVEILLANCE: "Surveillance",
     ACCOUNTING: "Accounting",
 }
+
+
+def role_query(user: OuterRef) -> Subquery:
+    """Annotation: the role of the user ``user`` refers to, as ``role_of`` answers it, read in
+    the query that reads the user (``access.remember_role`` keeps it on the user object)."""
+    ranked = (
+        Group.objects.filter(user=user, name__in=ROLES)
+        .annotate(
+            rank=Case(
+                *(When(name=role, then=Value(rank)) for rank, role in enumerate(ROLES)),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("rank")
+        .values("name")[:1]
+    )
+    return Subquery(ranked)
 
 
 def role_of(user: User | AnonymousUser) -> str | None:

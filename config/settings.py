@@ -173,7 +173,7 @@ REST_FRAMEWORK = {
     # Token first: a request without credentials is answered 401 with "WWW-Authenticate: Token".
     # Tokens: `python manage.py drf_create_token USERNAME`, or /admin/ "Tokens".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tablegame.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

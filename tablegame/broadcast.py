@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import logging
 import os
 import queue
@@ -73,22 +74,31 @@ def announce_change(
     *,
     pit_id: int | None = None,
     change: dict[str, Any] | None = None,
+    change_text: str | None = None,
 ) -> None:
     """Queue the change notice for the table's, its pit's and surveillance's groups; never raises.
 
     Called after commit (``transaction.on_commit``). ``change`` (the event and what changed, plain
-    JSON values: numbers with a fraction as strings) is forwarded to the screens as it is. Without
-    ``pit_id`` the table's pit is looked up by primary key (one indexed query); a caller holding
-    the table passes ``table.pit_id``.
+    JSON values: numbers with a fraction as strings), or ``change_text`` (the same already as JSON
+    text: a command's stored answer), is forwarded to the screens as it is. The frame the screens
+    get is written here once, as text (``notice_frame``): each socket sends it unchanged, however
+    many watch. Without ``pit_id`` the table's pit is looked up by primary key (one indexed
+    query); a caller holding the table passes ``table.pit_id``.
     """
+    if change is not None and change_text is None:
+        try:
+            change_text = json.dumps(change)
+        except (TypeError, ValueError):
+            log.warning("change notice %r cannot be sent", change, exc_info=True)
+            notices.put_failed()
+            return
     message: dict[str, Any] = {
         "type": "table.changed",
         "table": table_id,
         "sequence": sequence,
         "action": action,
+        "text": notice_frame(table_id, sequence, action, change_text),
     }
-    if change is not None:
-        message["change"] = change
     groups = [table_group(table_id)]
     try:
         if pit_id is None:
@@ -99,6 +109,13 @@ def announce_change(
         log.warning("could not find the pit of table %s", table_id, exc_info=True)
     groups.append(SURVEILLANCE_GROUP)
     notices.put(Notice(groups=tuple(groups), message=message))
+
+
+def notice_frame(table_id: int, sequence: int, action: str, change_text: str | None) -> str:
+    """What a screen receives (``tablegame/consumers.py``), as JSON text."""
+    frame = {"type": "changed", "table": table_id, "sequence": sequence, "action": action}
+    head = json.dumps(frame)
+    return head if change_text is None else f'{head[:-1]}, "change": {change_text}}}'
 
 
 def notice_counts() -> NoticeCounts:
@@ -196,6 +213,12 @@ class Publisher:
             self._queue.put_nowait(notice)
         except queue.Full:
             self._done(sent=0, dropped_full=1)
+
+    def put_failed(self) -> None:
+        """Count a notice that could not even be written (never silently lost)."""
+        with self._lock:
+            self._waiting += 1
+        self._done(sent=0, dropped_failed=1)
 
     def counts(self) -> NoticeCounts:
         with self._lock:

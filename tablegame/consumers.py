@@ -129,8 +129,21 @@ class Watch(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Screens only listen; anything they send is ignored."""
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """A notice goes straight to ``table_changed``: Channels' own dispatch would first close
+        stale database connections in a worker thread, for every notice of every socket, and a
+        notice needs no database."""
+        if message["type"] == "table.changed":
+            await self.table_changed(message)
+        else:
+            await super().dispatch(message)
+
     async def table_changed(self, event: dict[str, Any]) -> None:
-        """Forward the notice; with ``"change"`` (the event and what changed) when it has one."""
+        """Forward the notice as written once for every screen (``broadcast.notice_frame``); a
+        message without it (from an older process) is written here."""
+        if "text" in event:
+            await self.send(text_data=event["text"])
+            return
         notice = {
             "type": "changed",
             "table": event["table"],

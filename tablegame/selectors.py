@@ -240,7 +240,7 @@ def _marker(m: VigorishMarker) -> dict[str, Any]:
 def _shoe(shoe: Shoe | None, table: Table) -> dict[str, Any] | None:
     if shoe is None:
         return None
-    rounds = shoe.rounds.count()
+    rounds = shoe.last_round_number()
     call = after_round(rounds, shoe.cut_card_round) if rounds else ShoeCall.CONTINUE
     return {
         "number": shoe.number,

@@ -20,6 +20,7 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import ActionError, action, lock_table, record
 from tablegame.actions.rounds import complete_coup
+from tablegame.live import reread
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
 
@@ -65,6 +66,7 @@ def report_irregularity(
             hand=hand,
             dealt_by=actor,
         )
+        reread(game, "cards")
     found = Irregularity.objects.create(
         round=game,
         kind=kind,
@@ -113,8 +115,7 @@ def _simulated_round(game: Round, card: Card, actor: Actor) -> Round:
 
     It is dealt and settled like any round, then the round it interrupted resumes.
     """
-    last = game.shoe.rounds.order_by("-number").values_list("number", flat=True).first()
-    number = (last or game.number) + 1
+    number = (game.shoe.last_round_number() or game.number) + 1
     simulated = Round.objects.create(
         table=game.table,
         shoe=game.shoe,
@@ -124,6 +125,7 @@ def _simulated_round(game: Round, card: Card, actor: Actor) -> Round:
         state=Round.State.DEALING,
         no_more_bets_at=game.no_more_bets_at,
     )
+    game.shoe.note_round(number)
     DealtCard.objects.create(
         round=simulated, position=1, code=str(card), hand=DealtCard.Hand.PLAYER, dealt_by=actor
     )

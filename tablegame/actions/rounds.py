@@ -42,6 +42,7 @@ from tablegame.actions.common import (
     lock_table,
     record,
 )
+from tablegame.live import add_card, add_wager, drop_wager, live, new_round, reread
 from tablegame.models import (
     Card as DealtCard,
 )
@@ -60,7 +61,7 @@ MOST_CARDS_A_COUP_NEEDS = 6
 
 
 def _round(table: Table) -> Round:
-    game = table.active_round()
+    game = live(table).round
     if game is None:
         raise ActionError("No round is in play: open one for wagers.")
     return game
@@ -72,12 +73,13 @@ def open_round(table: Table, *, actor: Actor) -> Round:
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
         raise ActionError(f"{table} is closed.")
-    if table.active_round():
+    facts = live(table)
+    if facts.round:
         raise ActionError("A round is already in play.")
-    shoe = table.current_shoe()
+    shoe = facts.shoe
     if shoe is None or shoe.state != Shoe.State.IN_PLAY:
         raise ActionError("The shoe is not ready: shuffle, cut and burn first.")
-    number = (shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = shoe.last_round_number() + 1
     if not may_deal_round(number, shoe.cut_card_round):
         raise ActionError("The last hand has been dealt: end the shoe and reshuffle.")
     rules_record = table.rules_record()
@@ -96,7 +98,12 @@ def open_round(table: Table, *, actor: Actor) -> Round:
         curator_seat=table.curator_seat,
         player_dealer_seat=table.player_dealer_seat,
     )
+    shoe.note_round(number)
+    game._state.fields_cache["shoe"] = shoe
+    new_round(game)
+    facts.round = game
     record(table, actor, events.RoundOpened(shoe=shoe.number, round=number))
+    hand_over(game=game, shoe=shoe, cards=[])
     return game
 
 
@@ -115,7 +122,7 @@ def _player_dealer(game: Round) -> PlayerDealer | None:
 
 
 def _check_limits(table: Table, kind: WagerType, amount: Decimal) -> None:
-    limit = table.limits.filter(wager_type=kind.value).first()
+    limit = live(table).limit(kind.value)
     if limit is None:
         return
     if amount < limit.minimum:
@@ -147,7 +154,7 @@ def place_wager(
         money = parse_amount(amount)
     except RulesError as error:
         raise ActionError(str(error)) from None
-    if seat not in table.occupied_seats():
+    if seat not in live(table).seats:
         raise ActionError(f"Seat {seat} is empty: seat the player first.")
     _check_limits(table, kind, money)
     taken = list(game.wagers.all())
@@ -184,6 +191,7 @@ def place_wager(
             ride=ride_on.value if ride_on else "",
             placed_by=actor,
         )
+        add_wager(game, placed)
         record(
             table,
             actor,
@@ -209,9 +217,10 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     game = _round(table)
     if game.state != State.BETTING:
         raise ActionError("No more bets: a wager may not be withdrawn now.")
-    deleted, _ = game.wagers.filter(seat=seat, type=wager).delete()
+    deleted, _ = Wager.objects.filter(round=game, seat=seat, type=wager).delete()
     if not deleted:
         raise ActionError(f"Seat {seat} has no {wager} wager.")
+    drop_wager(game, seat, wager)
     record(
         table,
         actor,
@@ -253,7 +262,7 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
     if rules.player_dealer and not game.player_dealer_bank:
         raise ActionError("Record the player-dealer's bank before no more bets.")
     if rules.players_turn_cards:
-        seats = table.occupied_seats()
+        seats = live(table).seats
         taken = list(game.wagers.all())
         game.player_turner = card_turner(_stakes(taken, WagerType.PLAYER), occupied=seats)
         game.banker_turner = card_turner(_stakes(taken, WagerType.BANKER), occupied=seats)
@@ -349,11 +358,12 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     new_card = DealtCard.objects.create(
         round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
     )
+    add_card(game, new_card)
     house_money = game.rules.submission.offers(WagerType.HOUSE_MONEY)
     if (
         coup.dealt == 4
         and house_money
-        and game.wagers.filter(type=WagerType.HOUSE_MONEY.value).exists()
+        and any(w.type == WagerType.HOUSE_MONEY.value for w in game.wagers.all())
     ):
         game.state = State.HOUSE_MONEY
         game.save(update_fields=["state"])
@@ -416,6 +426,7 @@ def settle_house_money_wagers(
             raise ActionError("A House Money payout rides only on the Player or Banker wager.")
         w.ride = choice or ""
         w.save(update_fields=["ride"])
+    reread(game, "wagers")
     coup = game.coup()
     try:
         hm = settle_house_money(coup, _engine_wagers(game), game.rules.submission)
@@ -426,6 +437,7 @@ def settle_house_money_wagers(
         game.wagers.filter(seat=s.seat, type=s.type.value).update(
             result=s.result.value, payout=s.payout, ridden=s.ridden
         )
+    reread(game, "wagers")
     if coup.is_complete:
         complete_coup(game, coup)
     else:
@@ -688,6 +700,7 @@ def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     ]
     SettlementStep.objects.bulk_create(steps)
     game.wagers.update(result="push")
+    reread(game, "wagers")
     game.state, game.void_reason, game.settled_at = State.VOID, reason, timezone.now()
     game.save(update_fields=["state", "void_reason", "settled_at"])
     record(

@@ -19,15 +19,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import IntegerField, Subquery, Value
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
-from casino.models import GENESIS_HASH
-from casino.record import Head, head_of
+from casino.record import Head
 from casino.roles import Actor
+from tablegame import live
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
 from tablegame.api.errors import error_body
@@ -88,7 +87,7 @@ def run_command(
                 table, done.events, game=done.game, shoe=done.shoe, cards=done.cards
             )
             text = json.dumps(answer)
-            _announce(table, answer)
+            _announce(table, answer, text)
             if key:
                 try:
                     CommandRecord.objects.create(
@@ -111,7 +110,7 @@ class _KeyTaken(Exception):
     """Another transaction stored the same key first, for another table: undo this one."""
 
 
-def _announce(table: Table, answer: dict[str, Any]) -> None:
+def _announce(table: Table, answer: dict[str, Any], text: str) -> None:
     """Once the command commits, tell the screens: one notice with the answer itself (its events
     and the parts they changed), which a screen puts in place like the tablet that sent it."""
     if not answer["events"]:
@@ -119,26 +118,19 @@ def _announce(table: Table, answer: dict[str, Any]) -> None:
     table_id, pit_id = table.pk, table.pit_id
     sequence, action = answer["sequence"], answer["events"][-1]["action"]
     transaction.on_commit(
-        lambda: announce_change(table_id, sequence, action, pit_id=pit_id, change=answer)
+        lambda: announce_change(table_id, sequence, action, pit_id=pit_id, change_text=text)
     )
 
 
 def _locked(table_id: int, actor: Actor, key: str) -> tuple[Table, int | None, Head]:
-    """The table row, locked; then, in one query read after the lock, the id of this key's
-    command record if it has one, and the head of the table's chain (for ``record``)."""
-    table = actions_common.locked_tables().filter(pk=table_id).first()
+    """The table row, locked; then, in one statement read after the lock, the table's state in
+    play (``tablegame.live``), the id of this key's command record if it has one, and the head
+    of the table's chain (for ``record``)."""
+    table = live.lock(table_id)
     if table is None:
         raise exceptions.NotFound(f"There is no table {table_id}.")
-    done = CommandRecord.objects.filter(user=actor, key=key).values("pk")[:1] if key else None
-    facts = (
-        Table.objects.filter(pk=table_id)
-        .annotate(done_id=Subquery(done) if done is not None else Value(None, IntegerField()))
-        .annotate(**head_of())
-        .values("done_id", "head_sequence", "head_hash")
-        .get()
-    )
-    head = Head(facts["head_sequence"] or 0, facts["head_hash"] or GENESIS_HASH)
-    return table, facts["done_id"], head
+    facts = live.read_after_lock(table, user_id=actor.pk, key=key)
+    return table, facts.done_id, facts.head
 
 
 def _replay(done: CommandRecord | None, table_id: int, command: str) -> Response:

@@ -111,6 +111,21 @@ class Shoe(models.Model):
         """Cards still physically in the shoe: unseen cards less those burned face down."""
         return self.cards_left - self.burned
 
+    def last_round_number(self) -> int:
+        """The number of the shoe's last round, 0 before its first; rounds are numbered from 1
+        without a gap, so it is also how many the shoe has had. Read once per instance (the
+        command's read after the table's lock may have given it already)."""
+        known: int | None = self.__dict__.get("_last_round_number")
+        if known is None:
+            last = self.rounds.order_by("-number").values_list("number", flat=True).first()
+            known = self.__dict__["_last_round_number"] = last or 0
+        return known
+
+    def note_round(self, number: int) -> None:
+        """A round numbered ``number`` was opened in this shoe."""
+        known = self.__dict__.get("_last_round_number", 0)
+        self.__dict__["_last_round_number"] = max(number, known)
+
     def take(self, card: Card) -> None:
         """Take a seen card out of the count (unsaved); refuse a card the shoe cannot hold."""
         code = str(card)

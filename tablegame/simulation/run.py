@@ -73,8 +73,11 @@ class Options:
     seconds: float
     url: str | None = None
     """A running server to use instead of starting one (no server CPU is measured then)."""
-    server: str = "uvicorn"
-    """``uvicorn`` (as docker-compose.yml runs it) or ``daphne``."""
+    ws_url: str | None = None
+    """With ``url``: where its sockets are, if another server serves them."""
+    server: str = "gunicorn+uvicorn"
+    """``gunicorn+uvicorn`` (as docker-compose.yml runs it: HTTP on gunicorn's threads, sockets
+    on uvicorn), ``uvicorn`` alone or ``daphne``."""
     workers: int = 2
     tables_per_pit: int = 10
     surveillance_screens: int = 1
@@ -181,7 +184,8 @@ async def _run(
         report.tables_playing = len(playing)
         screens = _screens(floor)
         report.screens = len(screens)
-        watchers = await _open(screens, screens_http, url, floor.staff.sessions, stop)
+        sockets_url = server.sockets_url if server else (options.ws_url or url).rstrip("/")
+        watchers = await _open(screens, screens_http, sockets_url, floor.staff.sessions, stop)
         report.screens_refused = [f"{s.kind} {s.path}: {s.refused}" for s in screens if s.refused]
         since = timezone.now() - datetime.timedelta(seconds=5)
         base = await asyncio.to_thread(floor_db.in_thread, floor_db.last_sequences, floor.tables)

@@ -34,6 +34,12 @@ class Server:
     url: str
     processes: list[subprocess.Popen[bytes]]
     log: Path
+    ws_url: str = ""
+    """Where the sockets are, when another server than ``url``'s serves them."""
+
+    @property
+    def sockets_url(self) -> str:
+        return self.ws_url or self.url
 
     @property
     def pids(self) -> list[int]:
@@ -92,7 +98,9 @@ def production_env(
     return env
 
 
-SERVERS = ("uvicorn", "daphne")
+SERVERS = ("gunicorn+uvicorn", "uvicorn", "daphne")
+#: Threads of each gunicorn process (``gunicorn+uvicorn``), as docker-compose.yml runs it.
+GUNICORN_THREADS = 4
 
 
 def start_server(
@@ -103,10 +111,16 @@ def start_server(
         raise ValueError(f"The server is one of {', '.join(SERVERS)}.")
     out = log.open("ab")
     try:
-        processes = (_uvicorn if kind == "uvicorn" else _daphne)(workers, env, cwd, out)
+        if kind == "gunicorn+uvicorn":
+            http, http_port = _gunicorn(workers, env, cwd, out)
+            sockets, sockets_port = _uvicorn(workers, env, cwd, out)
+            processes, port, ws_url = http + sockets, http_port, f"http://127.0.0.1:{sockets_port}"
+        else:
+            processes, port = (_uvicorn if kind == "uvicorn" else _daphne)(workers, env, cwd, out)
+            ws_url = ""
     finally:
         out.close()
-    server = Server(url=f"http://127.0.0.1:{processes[1]}", processes=processes[0], log=log)
+    server = Server(url=f"http://127.0.0.1:{port}", processes=processes, log=log, ws_url=ws_url)
     try:
         _wait_until_up(server)
     except BaseException:
@@ -115,14 +129,36 @@ def start_server(
     return server
 
 
+def _free_port() -> int:
+    """A free port of 127.0.0.1 (nothing else binds a random loopback port meanwhile)."""
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = int(probe.getsockname()[1])
+    probe.close()
+    return port
+
+
+def _gunicorn(
+    workers: int, env: Mapping[str, str], cwd: Path, out: IO[bytes]
+) -> tuple[list[subprocess.Popen[bytes]], int]:
+    """HTTP as docker-compose.yml serves it (less the proxy): gunicorn's threaded workers over
+    ``config.wsgi``."""
+    port = _free_port()
+    command = [str(Path(sys.executable).with_name("gunicorn")), "config.wsgi:application"]
+    command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+    command += ["--worker-class", "gthread", "--threads", str(GUNICORN_THREADS)]
+    command += ["--keep-alive", "75"]
+    process = subprocess.Popen(
+        command, cwd=cwd, env=dict(env), stdout=out, stderr=subprocess.STDOUT
+    )
+    return [process], port
+
+
 def _uvicorn(
     workers: int, env: Mapping[str, str], cwd: Path, out: IO[bytes]
 ) -> tuple[list[subprocess.Popen[bytes]], int]:
     """As docker-compose.yml runs it (less the proxy): one uvicorn supervising ``workers``."""
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = int(probe.getsockname()[1])
-    probe.close()  # free again for uvicorn (nothing else binds a random loopback port meanwhile)
+    port = _free_port()
     command = [str(Path(sys.executable).with_name("uvicorn")), "config.asgi:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", "off"]
     command += ["--no-access-log", "--workers", str(workers)]
@@ -172,11 +208,16 @@ PR_SET_PDEATHSIG = 1
 
 def _wait_until_up(server: Server) -> None:
     deadline = time.monotonic() + START_SECONDS
+    for url in dict.fromkeys([server.url, server.sockets_url]):
+        _wait_for(server, url, deadline)
+
+
+def _wait_for(server: Server, url: str, deadline: float) -> None:
     while time.monotonic() < deadline:
         if not server.alive():
             raise RuntimeError(f"The server stopped at start:\n{server.log_tail()}")
         try:
-            with urllib.request.urlopen(server.url + "/login/", timeout=5) as answer:
+            with urllib.request.urlopen(url + "/login/", timeout=5) as answer:
                 if answer.status == 200:
                     return
         except urllib.error.HTTPError:

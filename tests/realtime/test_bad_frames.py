@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 
-from tablegame import actions
+from tablegame import actions, broadcast
 from tests.realtime.conftest import last_sequence, opened, socket
 from tests.tablegame.conftest import ready_table
 
@@ -27,6 +27,8 @@ BINARY = "Send JSON in text frames; a binary frame is not read."
 def test_a_malformed_frame_is_answered_and_the_table_socket_stays_open(live_floor, frame, error):
     dealer = live_floor["dealer"]
     table = ready_table("ma-mini", dealer, live_floor["floor"])
+    # The notices of the table's making go out first: the socket hears only what follows.
+    assert broadcast.notices.wait_idle(timeout=10)
     before = last_sequence(table)
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 
@@ -58,6 +60,7 @@ def test_the_pit_and_surveillance_sockets_answer_a_malformed_frame_and_stay_open
 ):
     dealer = live_floor["dealer"]
     table = ready_table("ma-mini", dealer, live_floor["floor"])
+    assert broadcast.notices.wait_idle(timeout=10)
     client = socket(path.format(pit=table.pit_id), user=live_floor[user])
 
     async def scenario():

@@ -32,11 +32,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--url", help="A running server (e.g. http://127.0.0.1:8000) instead of starting one."
         )
+        parser.add_argument("--ws-url", help="With --url: the server of the sockets, if another.")
         parser.add_argument(
             "--server",
             choices=SERVERS,
-            default="uvicorn",
-            help="The server to start: uvicorn (as docker-compose.yml runs it) or daphne.",
+            default="gunicorn+uvicorn",
+            help=(
+                "The server to start: gunicorn+uvicorn (as docker-compose.yml runs it: HTTP on "
+                "gunicorn's threads, sockets on uvicorn), uvicorn alone, or daphne."
+            ),
         )
         parser.add_argument(
             "--workers",
@@ -66,8 +70,10 @@ class Command(BaseCommand):
             raise CommandError("--seconds and --rounds-per-hour must be more than 0.")
         if options["tables_per_pit"] < 1:
             raise CommandError("--tables-per-pit must be at least 1.")
-        url = options["url"]
-        if url and not _on_this_machine(url):
+        url, ws_url = options["url"], options["ws_url"]
+        if ws_url and not url:
+            raise CommandError("--ws-url goes with --url.")
+        if any(u and not _on_this_machine(u) for u in (url, ws_url)):
             raise CommandError(
                 "The simulation talks only to this machine: give an http://127.x URL."
             )
@@ -76,6 +82,7 @@ class Command(BaseCommand):
             pace=options["pace"],
             seconds=options["seconds"],
             url=url,
+            ws_url=ws_url,
             server=options["server"],
             workers=options["workers"],
             tables_per_pit=options["tables_per_pit"],

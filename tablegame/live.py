@@ -1,0 +1,358 @@
+"""What a command on one table reads, in one statement after the table's lock.
+
+A dealer's tap (a wager, a card, "no more bets") needs the round in play with its Rules
+Submission, shoe, wagers and cards, the occupied seats, the table's limits, the head of the
+table's chain and whether the command's idempotency key was used already. Read one by one through
+the ORM that was ten queries, each compiled anew; here it is one SQL statement, written once from
+the models' columns, whose rows become model instances as the ORM would make them:
+
+- the round's ``wagers`` and ``cards`` are its prefetched relations (``game.wagers.all()`` reads
+  no more), kept in order when the action adds one (``add_wager``, ``add_card``);
+- ``live(table)`` answers the actions' questions (``round``, ``shoe``, ``seats``, ``limit``);
+- ``shoe.last_round_number()`` answers from what was read here.
+
+Run after ``SELECT ... FOR UPDATE`` of the table, in its own statement: under READ COMMITTED a
+statement that waited for the lock still sees what was committed when it began, so these reads
+must start after the lock is held (``actions.common.locked_tables``).
+
+An action run outside the API (tests, management commands, the console) finds nothing read on
+its table: ``live(table)`` reads each part through the ORM when first asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache, cached_property
+from typing import Any, TypeVar
+
+from django.db import connection, models
+from django.utils.dateparse import parse_datetime
+
+from casino.models import GENESIS_HASH, Event, Pit
+from casino.record import Head
+from tablegame.models import (
+    Card,
+    Round,
+    Seat,
+    Shoe,
+    Table,
+    TableLimit,
+    TableRules,
+    Wager,
+)
+from tablegame.models.rounds import ACTIVE_ROUND_STATES
+from tablegame.models.vigorish import CommandRecord
+
+M = TypeVar("M", bound=models.Model)
+
+#: Where the facts are kept on the table instance of the command.
+_ATTRIBUTE = "_live"
+
+
+class Live:
+    """The table's state in play: as read after its lock, or else read when first asked for."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @property
+    def round(self) -> Round | None:
+        """The round in play, with its rules record, shoe, wagers and cards."""
+        game = self.last_round
+        return game if game is not None and game.state in ACTIVE_ROUND_STATES else None
+
+    @round.setter
+    def round(self, game: Round | None) -> None:
+        self.__dict__["last_round"] = game
+
+    @cached_property
+    def last_round(self) -> Round | None:
+        return self.table.active_round()
+
+    @cached_property
+    def shoe(self) -> Shoe | None:
+        """The shoe in play (the latest not finished)."""
+        return self.table.current_shoe()
+
+    @cached_property
+    def seats(self) -> list[int]:
+        """Numbers of the occupied seats, in order."""
+        return self.table.occupied_seats()
+
+    @cached_property
+    def limits(self) -> dict[str, TableLimit]:
+        """The table's limits by wager type."""
+        return {limit.wager_type: limit for limit in self.table.limits.all()}
+
+    def limit(self, wager_type: str) -> TableLimit | None:
+        return self.limits.get(wager_type)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What ``read_after_lock`` found besides the table's state."""
+
+    done_id: int | None
+    """The command record of this user's key, if the key was used."""
+    head: Head
+    """The head of the table's chain."""
+
+
+def live(table: Table) -> Live:
+    """The table's state in play, as the command read it after its lock, or read when asked."""
+    found: Live | None = table.__dict__.get(_ATTRIBUTE)
+    if found is None:
+        found = table.__dict__[_ATTRIBUTE] = Live(table)
+    return found
+
+
+def add_wager(game: Round, wager: Wager) -> None:
+    """A wager the action made: into the round's prefetched wagers, in the models' order."""
+    cached = _prefetched(game, "wagers")
+    if cached is not None:
+        cached.append(wager)
+        cached.sort(key=lambda w: (-w.seat, w.type))
+
+
+def drop_wager(game: Round, seat: int, wager_type: str) -> None:
+    """A wager the action deleted: out of the round's prefetched wagers."""
+    cached = _prefetched(game, "wagers")
+    if cached is not None:
+        cached[:] = [w for w in cached if (w.seat, w.type) != (seat, wager_type)]
+
+
+def add_card(game: Round, card: Card) -> None:
+    """A card the action dealt: at the end of the round's prefetched cards."""
+    cached = _prefetched(game, "cards")
+    if cached is not None:
+        cached.append(card)
+
+
+def reread(game: Round, *names: str) -> None:
+    """The action changed these lists of the round in the database (an ``update()``, rows it
+    read on its own): read them again when next asked for."""
+    cached = getattr(game, "_prefetched_objects_cache", {})
+    for name in names:
+        cached.pop(name, None)
+
+
+def new_round(game: Round) -> None:
+    """A round the action opened has nothing under it yet: its lists need no reading."""
+    for name in ("wagers", "cards", "steps", "irregularities"):
+        _prefetch(game, name, [])
+
+
+def lock(table_id: int) -> Table | None:
+    """The table row, locked until the transaction ends, with its pit (None: no such table).
+
+    Race: two tablets (or a double tap) acting on one table at once; the second waits here until
+    the first commits, then sees its result."""
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_statement(), [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    width = len(_fields(Table))
+    table = _instance(Table, list(row[:width]))
+    pit = _instance(Pit, list(row[width:]))
+    assert table is not None and pit is not None
+    table._state.fields_cache["pit"] = pit
+    return table
+
+
+@cache
+def _lock_statement() -> str:
+    q = connection.ops.quote_name
+
+    def columns(alias: str, model: type[models.Model]) -> str:
+        return ", ".join(f"{alias}.{_quoted(f)}" for f in _fields(model))
+
+    return (
+        f"SELECT {columns('t', Table)}, {columns('p', Pit)} FROM {_table_name(Table)} t "
+        f"JOIN {_table_name(Pit)} p ON p.{q('id')} = t.{_column(Table, 'pit')} "
+        f"WHERE t.{q('id')} = %s FOR UPDATE OF t"
+    )
+
+
+def _prefetched(game: Round, name: str) -> list[Any] | None:
+    queryset = getattr(game, "_prefetched_objects_cache", {}).get(name)
+    return None if queryset is None else queryset._result_cache
+
+
+def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
+    """Read the table's state in play in one statement, keep it on ``table`` (``live``), and
+    answer whether ``key`` was used by this user and where the table's chain ends."""
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(), {"table": table.pk, "user": user_id, "key": key})
+        row = cursor.fetchone()
+    assert row is not None, "read_after_lock() runs on a table that exists (it is locked)"
+    shape = _shape()
+    values = iter(row)
+    done_id, head_sequence, head_hash = next(values), next(values), next(values)
+    game = _instance(Round, [next(values) for _ in shape.round])
+    rules = _instance(TableRules, [next(values) for _ in shape.rules])
+    shoe = _instance(Shoe, [next(values) for _ in shape.shoe])
+    rounds_dealt, wagers, cards, seats, limits = (next(values) for _ in range(5))
+    if shoe is not None:
+        shoe.__dict__["_last_round_number"] = rounds_dealt
+    if game is not None:
+        game._state.fields_cache["table"] = table
+        if rules is not None:
+            game._state.fields_cache["rules"] = rules
+        if shoe is not None and shoe.pk == game.shoe_id:
+            game._state.fields_cache["shoe"] = shoe
+        _prefetch(game, "wagers", _children(Wager, wagers, game))
+        _prefetch(game, "cards", _children(Card, cards, game))
+    facts = live(table)
+    facts.__dict__.update(
+        last_round=game,
+        shoe=shoe,
+        seats=list(seats),
+        limits={
+            limit.wager_type: limit
+            for limit in (_from_json(TableLimit, data) for data in _json(limits))
+        },
+    )
+    head = Head(head_sequence or 0, head_hash or GENESIS_HASH)
+    return Facts(done_id=done_id, head=head)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    round: Sequence[models.Field[Any, Any]]
+    rules: Sequence[models.Field[Any, Any]]
+    shoe: Sequence[models.Field[Any, Any]]
+
+
+@cache
+def _shape() -> _Shape:
+    return _Shape(round=_fields(Round), rules=_fields(TableRules), shoe=_fields(Shoe))
+
+
+def _fields(model: type[models.Model]) -> Sequence[models.Field[Any, Any]]:
+    return tuple(model._meta.concrete_fields)
+
+
+def _table_name(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return _quoted(field)
+
+
+def _quoted(model_field: models.Field[Any, Any]) -> str:
+    column = model_field.column
+    assert column is not None  # a concrete field
+    return connection.ops.quote_name(column)
+
+
+@cache
+def _statement() -> str:
+    """The one statement, written from the models (new columns are read without a change)."""
+    shape = _shape()
+
+    def columns(alias: str, fields: Iterable[models.Field[Any, Any]]) -> str:
+        return ", ".join(f"{alias}.{_quoted(f)}" for f in fields)
+
+    states = ", ".join(f"'{state}'" for state in ACTIVE_ROUND_STATES)
+    q = connection.ops.quote_name
+    return f"""
+SELECT
+  (SELECT c.{q("id")} FROM {_table_name(CommandRecord)} c
+    WHERE c.{_column(CommandRecord, "user")} = %(user)s
+      AND c.{_column(CommandRecord, "key")} = %(key)s
+    LIMIT 1),
+  h.seq, h.hash,
+  {columns("r", shape.round)},
+  {columns("tr", shape.rules)},
+  {columns("s", shape.shoe)},
+  (SELECT coalesce(max(x.{_column(Round, "number")}), 0) FROM {_table_name(Round)} x
+    WHERE x.{_column(Round, "shoe")} = s.{q("id")}),
+  (SELECT coalesce(json_agg(row_to_json(w) ORDER BY w.{_column(Wager, "seat")} DESC,
+      w.{_column(Wager, "type")}), '[]')::text
+    FROM {_table_name(Wager)} w WHERE w.{_column(Wager, "round")} = r.{q("id")}),
+  (SELECT coalesce(json_agg(row_to_json(k) ORDER BY k.{_column(Card, "position")}), '[]')::text
+    FROM {_table_name(Card)} k WHERE k.{_column(Card, "round")} = r.{q("id")}),
+  ARRAY(SELECT st.{_column(Seat, "number")} FROM {_table_name(Seat)} st
+    WHERE st.{_column(Seat, "table")} = t.{q("id")} AND st.{_column(Seat, "player_name")} <> ''
+    ORDER BY st.{_column(Seat, "number")}),
+  (SELECT coalesce(json_agg(row_to_json(l)), '[]')::text
+    FROM {_table_name(TableLimit)} l WHERE l.{_column(TableLimit, "table")} = t.{q("id")})
+FROM {_table_name(Table)} t
+LEFT JOIN LATERAL (
+  SELECT e.{_column(Event, "sequence")} AS seq, e.{_column(Event, "hash")} AS hash
+  FROM {_table_name(Event)} e
+  WHERE e.{_column(Event, "chain")} = t.{_column(Table, "chain")}
+  ORDER BY e.{_column(Event, "sequence")} DESC LIMIT 1
+) h ON true
+LEFT JOIN LATERAL (
+  SELECT * FROM {_table_name(Round)} r0
+  WHERE r0.{_column(Round, "table")} = t.{q("id")} AND r0.{_column(Round, "state")} IN ({states})
+  ORDER BY r0.{q("id")} DESC LIMIT 1
+) r ON true
+LEFT JOIN {_table_name(TableRules)} tr ON tr.{q("id")} = r.{_column(Round, "rules")}
+LEFT JOIN LATERAL (
+  SELECT * FROM {_table_name(Shoe)} s0
+  WHERE s0.{_column(Shoe, "table")} = t.{q("id")} AND s0.{_column(Shoe, "state")} <> 'finished'
+  ORDER BY s0.{_column(Shoe, "number")} DESC LIMIT 1
+) s ON true
+WHERE t.{q("id")} = %(table)s
+"""
+
+
+def _instance(model: type[M], values: list[Any]) -> M | None:
+    """A row of ``model`` read as columns (None when the join found none), as the ORM makes it."""
+    if values[0] is None:  # the primary key
+        return None
+    converted = [_convert_db(f, v) for f, v in zip(_fields(model), values, strict=True)]
+    return model.from_db(connection.alias, [f.attname for f in _fields(model)], converted)
+
+
+def _convert_db(model_field: models.Field[Any, Any], value: Any) -> Any:
+    for converter in model_field.get_db_converters(connection):
+        value = converter(value, None, connection)
+    return value
+
+
+def _children(model: type[M], text: str, parent: Round) -> list[M]:
+    rows = [_from_json(model, data) for data in _json(text)]
+    for row in rows:
+        row._state.fields_cache["round"] = parent
+    return rows
+
+
+def _json(text: str) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(text, parse_float=Decimal)
+    return rows
+
+
+def _from_json(model: type[M], data: dict[str, Any]) -> M:
+    """A row of ``model`` read as ``row_to_json`` wrote it."""
+    fields = _fields(model)
+    values = [_convert_json(f, data[f.column or ""]) for f in fields]
+    return model.from_db(connection.alias, [f.attname for f in fields], values)
+
+
+def _convert_json(model_field: models.Field[Any, Any], value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(model_field, models.DateTimeField):
+        return parse_datetime(value)
+    if isinstance(model_field, models.DecimalField):
+        return Decimal(value)
+    return value
+
+
+def _prefetch(game: Round, name: str, rows: list[Any]) -> None:
+    """Set ``rows`` as the round's prefetched relation ``name`` (as ``prefetch_related`` does)."""
+    queryset = getattr(game, name).get_queryset()
+    queryset._result_cache = rows
+    queryset._prefetch_done = True
+    cached: dict[str, Any] = game.__dict__.setdefault("_prefetched_objects_cache", {})
+    cached[name] = queryset
