@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from django.contrib.auth.models import AnonymousUser, Group, User
-from django.db.models import Case, IntegerField, OuterRef, Subquery, Value, When
+from django.db import connection
 
 #: Who does an action: a member of staff who has logged in (the API and the screens let nobody
 #: else through), recorded on the event and on every row the action writes.
@@ -30,21 +30,20 @@ LABELS: dict[str, str] = {
 }
 
 
-def role_query(user: OuterRef) -> Subquery:
-    """Annotation: the role of the user ``user`` refers to, as ``role_of`` answers it, read in
-    the query that reads the user (``access.remember_role`` keeps it on the user object)."""
-    ranked = (
-        Group.objects.filter(user=user, name__in=ROLES)
-        .annotate(
-            rank=Case(
-                *(When(name=role, then=Value(rank)) for rank, role in enumerate(ROLES)),
-                output_field=IntegerField(),
-            )
-        )
-        .order_by("rank")
-        .values("name")[:1]
+def role_sql(user_id: str) -> str:
+    """SQL for the role of the user whose id is the expression ``user_id``, as ``role_of``
+    answers it: read in the statement that reads the user (``access.remember_role`` keeps it
+    on the user object)."""
+    q = connection.ops.quote_name
+    through = q(User.groups.through._meta.db_table)
+    ranks = " ".join(f"WHEN '{role}' THEN {rank}" for rank, role in enumerate(ROLES))
+    names = ", ".join(f"'{role}'" for role in ROLES)
+    return (
+        f"(SELECT g.{q('name')} FROM {q(Group._meta.db_table)} g "
+        f"JOIN {through} ug ON ug.{q('group_id')} = g.{q('id')} "
+        f"WHERE ug.{q('user_id')} = {user_id} AND g.{q('name')} IN ({names}) "
+        f"ORDER BY CASE g.{q('name')} {ranks} END LIMIT 1)"
     )
-    return Subquery(ranked)
 
 
 def role_of(user: User | AnonymousUser) -> str | None:

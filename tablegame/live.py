@@ -22,15 +22,14 @@ its table: ``live(table)`` reads each part through the ORM when first asked for.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, cached_property
 from typing import Any, TypeVar
 
 from django.db import connection, models
-from django.utils.dateparse import parse_datetime
 
+from casino import rows
 from casino.models import GENESIS_HASH, Event, Pit
 from casino.record import Head
 from tablegame.models import (
@@ -155,9 +154,9 @@ def lock(table_id: int) -> Table | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    width = len(_fields(Table))
-    table = _instance(Table, list(row[:width]))
-    pit = _instance(Pit, list(row[width:]))
+    width = len(rows.fields(Table))
+    table = rows.instance(Table, list(row[:width]))
+    pit = rows.instance(Pit, list(row[width:]))
     assert table is not None and pit is not None
     table._state.fields_cache["pit"] = pit
     return table
@@ -165,14 +164,10 @@ def lock(table_id: int) -> Table | None:
 
 @cache
 def _lock_statement() -> str:
-    q = connection.ops.quote_name
-
-    def columns(alias: str, model: type[models.Model]) -> str:
-        return ", ".join(f"{alias}.{_quoted(f)}" for f in _fields(model))
-
+    c, q = rows.column, connection.ops.quote_name
     return (
-        f"SELECT {columns('t', Table)}, {columns('p', Pit)} FROM {_table_name(Table)} t "
-        f"JOIN {_table_name(Pit)} p ON p.{q('id')} = t.{_column(Table, 'pit')} "
+        f"SELECT {rows.columns('t', Table)}, {rows.columns('p', Pit)} FROM {rows.table(Table)} t "
+        f"JOIN {rows.table(Pit)} p ON p.{q('id')} = t.{c(Table, 'pit')} "
         f"WHERE t.{q('id')} = %s FOR UPDATE OF t"
     )
 
@@ -189,12 +184,11 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         cursor.execute(_statement(), {"table": table.pk, "user": user_id, "key": key})
         row = cursor.fetchone()
     assert row is not None, "read_after_lock() runs on a table that exists (it is locked)"
-    shape = _shape()
     values = iter(row)
     done_id, head_sequence, head_hash = next(values), next(values), next(values)
-    game = _instance(Round, [next(values) for _ in shape.round])
-    rules = _instance(TableRules, [next(values) for _ in shape.rules])
-    shoe = _instance(Shoe, [next(values) for _ in shape.shoe])
+    game = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
+    rules = rows.instance(TableRules, [next(values) for _ in rows.fields(TableRules)])
+    shoe = rows.instance(Shoe, [next(values) for _ in rows.fields(Shoe)])
     rounds_dealt, wagers, cards, seats, limits = (next(values) for _ in range(5))
     if shoe is not None:
         shoe.__dict__["_last_round_number"] = rounds_dealt
@@ -213,146 +207,77 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         seats=list(seats),
         limits={
             limit.wager_type: limit
-            for limit in (_from_json(TableLimit, data) for data in _json(limits))
+            for limit in (rows.from_json(TableLimit, data) for data in _json(limits))
         },
     )
     head = Head(head_sequence or 0, head_hash or GENESIS_HASH)
     return Facts(done_id=done_id, head=head)
 
 
-@dataclass(frozen=True)
-class _Shape:
-    round: Sequence[models.Field[Any, Any]]
-    rules: Sequence[models.Field[Any, Any]]
-    shoe: Sequence[models.Field[Any, Any]]
-
-
-@cache
-def _shape() -> _Shape:
-    return _Shape(round=_fields(Round), rules=_fields(TableRules), shoe=_fields(Shoe))
-
-
-def _fields(model: type[models.Model]) -> Sequence[models.Field[Any, Any]]:
-    return tuple(model._meta.concrete_fields)
-
-
-def _table_name(model: type[models.Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
-
-
-def _column(model: type[models.Model], name: str) -> str:
-    field = model._meta.get_field(name)
-    assert isinstance(field, models.Field)
-    return _quoted(field)
-
-
-def _quoted(model_field: models.Field[Any, Any]) -> str:
-    column = model_field.column
-    assert column is not None  # a concrete field
-    return connection.ops.quote_name(column)
-
-
 @cache
 def _statement() -> str:
     """The one statement, written from the models (new columns are read without a change)."""
-    shape = _shape()
-
-    def columns(alias: str, fields: Iterable[models.Field[Any, Any]]) -> str:
-        return ", ".join(f"{alias}.{_quoted(f)}" for f in fields)
-
+    c, t, q = rows.column, rows.table, connection.ops.quote_name
+    pk = q("id")
     states = ", ".join(f"'{state}'" for state in ACTIVE_ROUND_STATES)
-    q = connection.ops.quote_name
     return f"""
 SELECT
-  (SELECT c.{q("id")} FROM {_table_name(CommandRecord)} c
-    WHERE c.{_column(CommandRecord, "user")} = %(user)s
-      AND c.{_column(CommandRecord, "key")} = %(key)s
+  (SELECT d.{pk} FROM {t(CommandRecord)} d
+    WHERE d.{c(CommandRecord, "user")} = %(user)s AND d.{c(CommandRecord, "key")} = %(key)s
     LIMIT 1),
   h.seq, h.hash,
-  {columns("r", shape.round)},
-  {columns("tr", shape.rules)},
-  {columns("s", shape.shoe)},
-  (SELECT coalesce(max(x.{_column(Round, "number")}), 0) FROM {_table_name(Round)} x
-    WHERE x.{_column(Round, "shoe")} = s.{q("id")}),
-  (SELECT coalesce(json_agg(row_to_json(w) ORDER BY w.{_column(Wager, "seat")} DESC,
-      w.{_column(Wager, "type")}), '[]')::text
-    FROM {_table_name(Wager)} w WHERE w.{_column(Wager, "round")} = r.{q("id")}),
-  (SELECT coalesce(json_agg(row_to_json(k) ORDER BY k.{_column(Card, "position")}), '[]')::text
-    FROM {_table_name(Card)} k WHERE k.{_column(Card, "round")} = r.{q("id")}),
-  ARRAY(SELECT st.{_column(Seat, "number")} FROM {_table_name(Seat)} st
-    WHERE st.{_column(Seat, "table")} = t.{q("id")} AND st.{_column(Seat, "player_name")} <> ''
-    ORDER BY st.{_column(Seat, "number")}),
+  {rows.columns("r", Round)},
+  {rows.columns("tr", TableRules)},
+  {rows.columns("s", Shoe)},
+  (SELECT coalesce(max(x.{c(Round, "number")}), 0) FROM {t(Round)} x
+    WHERE x.{c(Round, "shoe")} = s.{pk}),
+  (SELECT coalesce(json_agg(row_to_json(w) ORDER BY w.{c(Wager, "seat")} DESC,
+      w.{c(Wager, "type")}), '[]')::text
+    FROM {t(Wager)} w WHERE w.{c(Wager, "round")} = r.{pk}),
+  (SELECT coalesce(json_agg(row_to_json(k) ORDER BY k.{c(Card, "position")}), '[]')::text
+    FROM {t(Card)} k WHERE k.{c(Card, "round")} = r.{pk}),
+  ARRAY(SELECT st.{c(Seat, "number")} FROM {t(Seat)} st
+    WHERE st.{c(Seat, "table")} = tb.{pk} AND st.{c(Seat, "player_name")} <> ''
+    ORDER BY st.{c(Seat, "number")}),
   (SELECT coalesce(json_agg(row_to_json(l)), '[]')::text
-    FROM {_table_name(TableLimit)} l WHERE l.{_column(TableLimit, "table")} = t.{q("id")})
-FROM {_table_name(Table)} t
+    FROM {t(TableLimit)} l WHERE l.{c(TableLimit, "table")} = tb.{pk})
+FROM {t(Table)} tb
 LEFT JOIN LATERAL (
-  SELECT e.{_column(Event, "sequence")} AS seq, e.{_column(Event, "hash")} AS hash
-  FROM {_table_name(Event)} e
-  WHERE e.{_column(Event, "chain")} = t.{_column(Table, "chain")}
-  ORDER BY e.{_column(Event, "sequence")} DESC LIMIT 1
+  SELECT e.{c(Event, "sequence")} AS seq, e.{c(Event, "hash")} AS hash FROM {t(Event)} e
+  WHERE e.{c(Event, "chain")} = tb.{c(Table, "chain")}
+  ORDER BY e.{c(Event, "sequence")} DESC LIMIT 1
 ) h ON true
 LEFT JOIN LATERAL (
-  SELECT * FROM {_table_name(Round)} r0
-  WHERE r0.{_column(Round, "table")} = t.{q("id")} AND r0.{_column(Round, "state")} IN ({states})
-  ORDER BY r0.{q("id")} DESC LIMIT 1
+  SELECT * FROM {t(Round)} r0
+  WHERE r0.{c(Round, "table")} = tb.{pk} AND r0.{c(Round, "state")} IN ({states})
+  ORDER BY r0.{pk} DESC LIMIT 1
 ) r ON true
-LEFT JOIN {_table_name(TableRules)} tr ON tr.{q("id")} = r.{_column(Round, "rules")}
+LEFT JOIN {t(TableRules)} tr ON tr.{pk} = r.{c(Round, "rules")}
 LEFT JOIN LATERAL (
-  SELECT * FROM {_table_name(Shoe)} s0
-  WHERE s0.{_column(Shoe, "table")} = t.{q("id")} AND s0.{_column(Shoe, "state")} <> 'finished'
-  ORDER BY s0.{_column(Shoe, "number")} DESC LIMIT 1
+  SELECT * FROM {t(Shoe)} s0
+  WHERE s0.{c(Shoe, "table")} = tb.{pk} AND s0.{c(Shoe, "state")} <> 'finished'
+  ORDER BY s0.{c(Shoe, "number")} DESC LIMIT 1
 ) s ON true
-WHERE t.{q("id")} = %(table)s
+WHERE tb.{pk} = %(table)s
 """
 
 
-def _instance(model: type[M], values: list[Any]) -> M | None:
-    """A row of ``model`` read as columns (None when the join found none), as the ORM makes it."""
-    if values[0] is None:  # the primary key
-        return None
-    converted = [_convert_db(f, v) for f, v in zip(_fields(model), values, strict=True)]
-    return model.from_db(connection.alias, [f.attname for f in _fields(model)], converted)
-
-
-def _convert_db(model_field: models.Field[Any, Any], value: Any) -> Any:
-    for converter in model_field.get_db_converters(connection):
-        value = converter(value, None, connection)
-    return value
-
-
 def _children(model: type[M], text: str, parent: Round) -> list[M]:
-    rows = [_from_json(model, data) for data in _json(text)]
-    for row in rows:
+    found = [rows.from_json(model, data) for data in _json(text)]
+    for row in found:
         row._state.fields_cache["round"] = parent
-    return rows
+    return found
 
 
 def _json(text: str) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = json.loads(text, parse_float=Decimal)
-    return rows
+    data: list[dict[str, Any]] = json.loads(text, parse_float=Decimal)
+    return data
 
 
-def _from_json(model: type[M], data: dict[str, Any]) -> M:
-    """A row of ``model`` read as ``row_to_json`` wrote it."""
-    fields = _fields(model)
-    values = [_convert_json(f, data[f.column or ""]) for f in fields]
-    return model.from_db(connection.alias, [f.attname for f in fields], values)
-
-
-def _convert_json(model_field: models.Field[Any, Any], value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(model_field, models.DateTimeField):
-        return parse_datetime(value)
-    if isinstance(model_field, models.DecimalField):
-        return Decimal(value)
-    return value
-
-
-def _prefetch(game: Round, name: str, rows: list[Any]) -> None:
-    """Set ``rows`` as the round's prefetched relation ``name`` (as ``prefetch_related`` does)."""
+def _prefetch(game: Round, name: str, found: list[Any]) -> None:
+    """Set ``found`` as the round's prefetched relation ``name`` (as ``prefetch_related`` does)."""
     queryset = getattr(game, name).get_queryset()
-    queryset._result_cache = rows
+    queryset._result_cache = found
     queryset._prefetch_done = True
     cached: dict[str, Any] = game.__dict__.setdefault("_prefetched_objects_cache", {})
     cached[name] = queryset
