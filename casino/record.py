@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from casino import rows
 from casino.events import Payload
 from casino.models import GENESIS_HASH, KIND_MAX_LENGTH, Casino, Chain, Event, Pit
 
@@ -94,15 +95,8 @@ def record_event(
     sequence, prev_hash = head.sequence + 1, head.hash
     created_at = timezone.now()
     actor_id = actor.pk if actor is not None else None
-    return Event.objects.create(
-        chain_id=chain_id,
-        sequence=sequence,
-        actor_id=actor_id,
-        action=action,
-        data=data,
-        created_at=created_at,
-        prev_hash=prev_hash,
-        hash=event_hash(
+    return rows.insert(
+        Event(
             chain_id=chain_id,
             sequence=sequence,
             actor_id=actor_id,
@@ -110,7 +104,16 @@ def record_event(
             data=data,
             created_at=created_at,
             prev_hash=prev_hash,
-        ),
+            hash=event_hash(
+                chain_id=chain_id,
+                sequence=sequence,
+                actor_id=actor_id,
+                action=action,
+                data=data,
+                created_at=created_at,
+                prev_hash=prev_hash,
+            ),
+        )
     )
 
 

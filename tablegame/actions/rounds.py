@@ -31,7 +31,7 @@ from baccarat.settlement import (
 )
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
-from casino import access
+from casino import access, rows
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
@@ -90,13 +90,15 @@ def open_round(table: Table, *, actor: Actor) -> Round:
         raise ActionError("Offer the shoe: nobody is curator.")
     if rules.player_dealer and table.player_dealer_seat is None:
         raise ActionError("Offer the player-dealer position: nobody holds it.")
-    game = Round.objects.create(
-        table=table,
-        shoe=shoe,
-        number=number,
-        rules=rules_record,
-        curator_seat=table.curator_seat,
-        player_dealer_seat=table.player_dealer_seat,
+    game = rows.insert(
+        Round(
+            table=table,
+            shoe=shoe,
+            number=number,
+            rules=rules_record,
+            curator_seat=table.curator_seat,
+            player_dealer_seat=table.player_dealer_seat,
+        )
     )
     shoe.note_round(number)
     game._state.fields_cache["shoe"] = shoe
@@ -168,7 +170,7 @@ def place_wager(
     if existing:
         previous = existing.amount
         existing.amount, existing.ride = money, ride_on.value if ride_on else ""
-        existing.save(update_fields=["amount", "ride"])
+        rows.update(existing, ["amount", "ride"])
         placed = existing
         record(
             table,
@@ -183,13 +185,15 @@ def place_wager(
             ),
         )
     else:
-        placed = Wager.objects.create(
-            round=game,
-            seat=seat,
-            type=kind.value,
-            amount=money,
-            ride=ride_on.value if ride_on else "",
-            placed_by=actor,
+        placed = rows.insert(
+            Wager(
+                round=game,
+                seat=seat,
+                type=kind.value,
+                amount=money,
+                ride=ride_on.value if ride_on else "",
+                placed_by=actor,
+            )
         )
         add_wager(game, placed)
         record(
@@ -267,7 +271,7 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
         game.player_turner = card_turner(_stakes(taken, WagerType.PLAYER), occupied=seats)
         game.banker_turner = card_turner(_stakes(taken, WagerType.BANKER), occupied=seats)
     game.state, game.no_more_bets_at = State.DEALING, timezone.now()
-    game.save(update_fields=["state", "no_more_bets_at", "player_turner", "banker_turner"])
+    rows.update(game, ["state", "no_more_bets_at", "player_turner", "banker_turner"])
     record(
         table,
         actor,
@@ -353,10 +357,10 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
         shoe.held_card = ""  # already counted out of the shoe when it was drawn in error
     else:
         shoe.take(dealt)
-    shoe.save(update_fields=["remaining", "held_card"])
+    rows.update(shoe, ["remaining", "held_card"])
     position = len(cards) + 1
-    new_card = DealtCard.objects.create(
-        round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor
+    new_card = rows.insert(
+        DealtCard(round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor)
     )
     add_card(game, new_card)
     house_money = game.rules.submission.offers(WagerType.HOUSE_MONEY)
@@ -391,7 +395,7 @@ def complete_coup(game: Round, coup: Coup) -> None:
     game.player_total, game.banker_total = outcome.player_total, outcome.banker_total
     game.winner, game.tags = outcome.winner.value, list(outcome.tags)
     game.announcement = outcome.announcement(ez=game.rules.submission.is_ez)
-    game.save(update_fields=[*COMPLETION_FIELDS, "state"])
+    rows.update(game, [*COMPLETION_FIELDS, "state"])
 
 
 COMPLETION_FIELDS = (
@@ -523,17 +527,17 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     done = game.steps.count()
     round_steps = [s for s in result.steps if s.phase != "house_money"]
     _save_steps(game, round_steps, start=done + 1)
-    rows = {(w.seat, w.type): w for w in taken}
+    by_kind = {(w.seat, w.type): w for w in taken}
     settled = []
     for s in result.wagers:
         if s.type is WagerType.HOUSE_MONEY:
             continue
-        row = rows[(s.seat, s.type.value)]
+        row = by_kind[(s.seat, s.type.value)]
         row.result, row.payout, row.vigorish = s.result.value, s.payout, s.vigorish
         row.returned, row.fee, row.award = s.returned, s.fee, s.award or ""
         settled.append(row)
     # One UPDATE for every wager, so that settling costs the same whatever their number.
-    Wager.objects.bulk_update(settled, SETTLED_FIELDS, batch_size=len(settled) or None)
+    rows.update_many(settled, SETTLED_FIELDS)
     shoe = game.shoe
     marks = [step for step in round_steps if step.action is StepAction.MARK_VIGORISH]
     if marks:
@@ -550,7 +554,7 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
             for step in marks
         )
     game.state, game.settled_at = State.SETTLED, timezone.now()
-    game.save(update_fields=["state", "settled_at"])
+    rows.update(game, ["state", "settled_at"])
     outcome = result.outcome
     record(
         table,

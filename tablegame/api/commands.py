@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
+from casino import rows
 from casino.record import Head
 from casino.roles import Actor
 from tablegame import live
@@ -90,8 +91,15 @@ def run_command(
             _announce(table, answer, text)
             if key:
                 try:
-                    CommandRecord.objects.create(
-                        user=actor, key=key, table=table, command=command, status=200, response=text
+                    rows.insert(
+                        CommandRecord(
+                            user=actor,
+                            key=key,
+                            table=table,
+                            command=command,
+                            status=200,
+                            response=text,
+                        )
                     )
                 except IntegrityError:
                     # Race: the same key at the same moment for another table (whose row lock
