@@ -72,6 +72,14 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     if database["ENGINE"] != "django.db.backends.postgresql":
         return database
     database["CONN_HEALTH_CHECKS"] = True
+    # Parameters bound by the server, not pasted into the text by psycopg: a statement run five
+    # times on a connection is prepared, and PostgreSQL plans it no more (the live path runs the
+    # same few statements all day). DATABASE_SERVER_SIDE_BINDING=false where that cannot be
+    # (an old PgBouncer in transaction mode).
+    database["OPTIONS"] = {
+        **database.get("OPTIONS", {}),
+        "server_side_binding": env_bool(env, "DATABASE_SERVER_SIDE_BINDING", default=True),
+    }
     if env_bool(env, "DATABASE_POOL", default=True):
         low = int(env_number(env, "DATABASE_POOL_MIN_SIZE", default=POOL_MIN_SIZE))
         high = int(env_number(env, "DATABASE_POOL_MAX_SIZE", default=POOL_MAX_SIZE, least=1))

@@ -80,7 +80,10 @@ class Command(BaseCommand):
                     )
                 cursor.execute(sql.SQL("ALTER ROLE {} LOGIN NOCREATEDB NOCREATEROLE").format(name))
             if password is not None:
-                cursor.execute(sql.SQL("ALTER ROLE {} PASSWORD %s").format(name), [password])
+                # A utility statement takes no bound parameter: the password is quoted here.
+                cursor.execute(
+                    sql.SQL("ALTER ROLE {} PASSWORD {}").format(name, sql.Literal(password))
+                )
             self._refuse_an_owner(cursor, role, owner)
 
             in_schema = sql.Identifier(schema)
