@@ -326,6 +326,7 @@ async def _watch_loop(lag: list[float]) -> None:
 def _cpu(server: Server | None) -> dict[str, float]:
     cpu = {
         "server": server.cpu_seconds() if server else 0.0,
+        **({f"server: {part}": s for part, s in server.cpu_by_part().items()} if server else {}),
         "load generator": time.process_time(),
         "postgresql": named_processes_cpu(["postgres"]),
         "redis": named_processes_cpu(["redis-server"]),

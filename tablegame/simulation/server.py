@@ -20,7 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -36,6 +36,15 @@ class Server:
     log: Path
     ws_url: str = ""
     """Where the sockets are, when another server than ``url``'s serves them."""
+    parts: dict[str, list[int]] = field(default_factory=dict)
+    """When HTTP and sockets have servers of their own: each one's top processes."""
+
+    def cpu_by_part(self) -> dict[str, float]:
+        """CPU seconds of each part (``http``, ``sockets``), when they are apart."""
+        return {
+            part: sum(process_cpu(pid) for pid in descendants(pids))
+            for part, pids in self.parts.items()
+        }
 
     @property
     def sockets_url(self) -> str:
@@ -111,16 +120,20 @@ def start_server(
         raise ValueError(f"The server is one of {', '.join(SERVERS)}.")
     out = log.open("ab")
     try:
+        parts: dict[str, list[int]] = {}
         if kind == "gunicorn+uvicorn":
             http, http_port = _gunicorn(workers, env, cwd, out)
             sockets, sockets_port = _uvicorn(workers, env, cwd, out)
             processes, port, ws_url = http + sockets, http_port, f"http://127.0.0.1:{sockets_port}"
+            parts = {"http": [p.pid for p in http], "sockets": [p.pid for p in sockets]}
         else:
             processes, port = (_uvicorn if kind == "uvicorn" else _daphne)(workers, env, cwd, out)
             ws_url = ""
     finally:
         out.close()
-    server = Server(url=f"http://127.0.0.1:{port}", processes=processes, log=log, ws_url=ws_url)
+    server = Server(
+        url=f"http://127.0.0.1:{port}", processes=processes, log=log, ws_url=ws_url, parts=parts
+    )
     try:
         _wait_until_up(server)
     except BaseException:
