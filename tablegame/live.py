@@ -144,6 +144,11 @@ def new_round(game: Round) -> None:
         _prefetch(game, name, [])
 
 
+def keep_list(game: Round, name: str, found: list[Any]) -> None:
+    """The action knows the round's whole list ``name`` as it now stands: no need to read it."""
+    _prefetch(game, name, found)
+
+
 def lock(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends, with its pit (None: no such table).
 

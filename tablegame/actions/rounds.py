@@ -42,7 +42,7 @@ from tablegame.actions.common import (
     lock_table,
     record,
 )
-from tablegame.live import add_card, add_wager, drop_wager, live, new_round, reread
+from tablegame.live import add_card, add_wager, drop_wager, keep_list, live, new_round, reread
 from tablegame.models import (
     Card as DealtCard,
 )
@@ -484,8 +484,8 @@ def _wager_record(settled: SettledWager, ride: WagerType | None = None) -> event
     )
 
 
-def _save_steps(game: Round, steps: Sequence[Step], start: int) -> None:
-    SettlementStep.objects.bulk_create(
+def _save_steps(game: Round, steps: Sequence[Step], start: int) -> list[SettlementStep]:
+    return SettlementStep.objects.bulk_create(
         SettlementStep(
             round=game,
             index=start + i,
@@ -524,9 +524,10 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     except RulesError as error:
         raise ActionError(str(error)) from None
     _reseed_hit_meters(table, game, meters, result, rules)
-    done = game.steps.count()
+    earlier = list(game.steps.all())  # House Money's, settled before the third cards
     round_steps = [s for s in result.steps if s.phase != "house_money"]
-    _save_steps(game, round_steps, start=done + 1)
+    saved = _save_steps(game, round_steps, start=len(earlier) + 1)
+    keep_list(game, "steps", [*earlier, *saved])
     by_kind = {(w.seat, w.type): w for w in taken}
     settled = []
     for s in result.wagers:
@@ -574,6 +575,7 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     )
     if not game.simulated:
         _after_settlement(table, game, result.outcome, actor)
+    hand_over(game=game, shoe=shoe, cards=list(game.cards.all()))
     return game
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -66,7 +67,7 @@ def run_command(
     command: str,
     act: Callable[[Table, Actor], object],
     key_required: bool,
-) -> Response:
+) -> HttpResponse:
     """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
     key; answer what changed."""
     actor = actor_of(request)
@@ -141,7 +142,7 @@ def _locked(table_id: int, actor: Actor, key: str) -> tuple[Table, int | None, H
     return table, facts.done_id, facts.head
 
 
-def _replay(done: CommandRecord | None, table_id: int, command: str) -> Response:
+def _replay(done: CommandRecord | None, table_id: int, command: str) -> HttpResponse:
     """The stored answer of a command sent again; a key used for another command is refused."""
     if done is None or (done.table_id, done.command) != (table_id, command):
         return Response(error_body(KEY_REUSED), status=409)
@@ -150,7 +151,7 @@ def _replay(done: CommandRecord | None, table_id: int, command: str) -> Response
 
 def _refused(
     actor: Actor, key: str, table_id: int, command: str, status: int, message: str
-) -> Response:
+) -> HttpResponse:
     """Answer a refusal (which changed nothing: its transaction was rolled back) and store it
     with the key, unless the same key's first answer got there first."""
     text = json.dumps(error_body(message))
@@ -172,7 +173,8 @@ def _refused(
     return _answer(text, status)
 
 
-def _answer(text: str, status: int, *, replayed: bool = False) -> Response:
-    """A JSON answer whose body is ``text`` as stored: the first answer and a repeat are alike."""
+def _answer(text: str, status: int, *, replayed: bool = False) -> HttpResponse:
+    """A JSON answer whose body is ``text`` as stored, sent as it is (not parsed and written
+    again): the first answer and a repeat are alike to the byte."""
     headers = {REPLAYED_HEADER: "true"} if replayed else None
-    return Response(json.loads(text), status=status, headers=headers)
+    return HttpResponse(text, status=status, headers=headers, content_type="application/json")

@@ -8,15 +8,14 @@ actions ask it again, and check what is not about the role (``NotAllowed`` answe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino import access
@@ -49,11 +48,11 @@ class TableDetail(APIView):
     access = "api:table"
     permission_classes = (Policy,)
 
-    def get(self, request: Request, table_id: int) -> Response:
+    def get(self, request: Request, table_id: int) -> HttpResponse:
         text = table_state_text(table_id)
         if text is None:
             raise NotFound(f"There is no table {table_id}.")
-        return Response(json.loads(text))
+        return HttpResponse(text, content_type="application/json")  # sent as stored
 
 
 class TableCommand(APIView):
@@ -72,7 +71,7 @@ class TableCommand(APIView):
         kwargs.setdefault("context", {"request": self.request, "view": self})
         return self.serializer_class(*args, **kwargs)
 
-    def post(self, request: Request, table_id: int, **where: int) -> Response:
+    def post(self, request: Request, table_id: int, **where: int) -> HttpResponse:
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         arguments = {**where, **body.validated_data}
