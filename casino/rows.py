@@ -8,7 +8,7 @@ fields' database converters applied, related objects left to the caller.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from functools import cache
 from typing import Any, TypeVar
@@ -58,23 +58,37 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
 
 def from_json(model: type[M], data: dict[str, Any]) -> M:
     """The row of ``model`` as ``row_to_json`` wrote it (read with ``parse_float=Decimal``)."""
-    values = [_from_json(f, data[f.column or ""]) for f in fields(model)]
-    return model.from_db(connection.alias, [f.attname for f in fields(model)], values)
+    names, columns, converters = _json_reading(model)
+    values = [
+        value if convert is None or value is None else convert(value)
+        for value, convert in zip([data[c] for c in columns], converters, strict=True)
+    ]
+    return model.from_db(connection.alias, names, values)
+
+
+@cache
+def _json_reading(
+    model: type[models.Model],
+) -> tuple[list[str], list[str], list[Callable[[Any], Any] | None]]:
+    """Each field's name, column, and how its JSON value becomes a Python one (None: as is)."""
+    converters: list[Callable[[Any], Any] | None] = []
+    for model_field in fields(model):
+        if isinstance(model_field, models.DateTimeField):
+            converters.append(parse_datetime)
+        elif isinstance(model_field, models.DecimalField):
+            converters.append(Decimal)
+        else:
+            converters.append(None)
+    return (
+        [f.attname for f in fields(model)],
+        [f.column or "" for f in fields(model)],
+        converters,
+    )
 
 
 def _from_db(model_field: models.Field[Any, Any], value: Any) -> Any:
     for converter in model_field.get_db_converters(connection):
         value = converter(value, None, connection)
-    return value
-
-
-def _from_json(model_field: models.Field[Any, Any], value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(model_field, models.DateTimeField):
-        return parse_datetime(value)
-    if isinstance(model_field, models.DecimalField):
-        return Decimal(value)
     return value
 
 

@@ -510,7 +510,7 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     if game.state != State.COMPLETE:
         raise ActionError("The coup is not complete: deal the cards the rules call for.")
     rules = game.rules.submission
-    coup = game.coup()
+    coup = game.coup(game.cards.all())  # the coup counts the two hands' cards only
     meters = _contribute_to_meters(table, game, rules)
     taken = list(game.wagers.all())
     try:
