@@ -3,8 +3,10 @@
  * The page embeds the roads (`#board-data`, the document of /display/<id>/roads.json). Each road
  * is a grid 6 cells high; cells arrive with their (col, row) and are drawn as they come. The grid
  * shows as many columns as fit at the height of its box, scrolled so the newest column shows.
- * It fetches the roads again whenever `Live.watch` says the table changed (static/js/live.js),
- * and every 5 seconds while that script is not on the page or its socket is down. The dot at the
+ * It fetches the roads again when `Live.watch` says the table changed in a way the board shows
+ * (static/js/live.js): not for a wager, "no more bets" or a card, which the roads do not show
+ * until the round is settled; always after a gap or a reconnect. Every 5 seconds while that
+ * script is not on the page or its socket is down. The dot at the
  * top right is green while the last fetch succeeded, amber while the server cannot be reached.
  * Requests go through http.js.
  */
@@ -181,9 +183,23 @@
     poll(state !== "open");
   }
 
+  // Changes the board does not show: the roads are of settled rounds.
+  var UNSEEN = {
+    wager_placed: true, wager_changed: true, wager_withdrawn: true, no_more_bets: true,
+    card_dealt: true, cards_relinquished: true, player_dealer_bank: true, player_seated: true,
+  };
+
+  function shows(detail) {
+    var events = detail && detail.change && detail.change.events;
+    if (!detail || detail.reason !== "changed" || !events || !events.length) return true;
+    return events.some(function (e) { return !UNSEEN[e.action]; });
+  }
+
   draw();
   if (window.Live && typeof window.Live.watch === "function") {
-    window.Live.watch(Number(body.dataset.table), function () { refresh(); }, { onStatus: liveStatus });
+    window.Live.watch(Number(body.dataset.table), function (table, detail) {
+      if (shows(detail)) refresh();
+    }, { onStatus: liveStatus });
   } else {
     poll(true);
   }

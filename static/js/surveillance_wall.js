@@ -1,8 +1,11 @@
-/* The surveillance wall: every table's tile comes rendered from /surveillance/; when a table
-   changes, only its tile is fetched again (/surveillance/tables/<id>/tile/, an HTML fragment).
-   Notices come from live.js (Live.watchSurveillance); a gap or a reconnect also re-fetches. Without
-   live.js, or while its socket is down, the page polls /surveillance/sequences/ every 5 s and
-   re-fetches the tiles whose last event number moved. Requests go through http.js. */
+/* The surveillance wall: every table's tile comes rendered from /surveillance/. A notice of a
+   wager, "no more bets" or a card carries the change itself (the round's cards, totals, state and
+   wagers, the shoe's count): the tile is updated in place from it, as the server draws it
+   (templates/surveillance/_tile.html), with no request. Any other change, a gap or a reconnect
+   fetches that tile again (/surveillance/tables/<id>/tile/, an HTML fragment). Notices come from
+   live.js (Live.watchSurveillance). Without live.js, or while its socket is down, the page polls
+   /surveillance/sequences/ every 5 s and re-fetches the tiles whose last event number moved.
+   Requests go through http.js. */
 "use strict";
 
 (function () {
@@ -59,6 +62,100 @@
     }
   }
 
+  // Changes the tile can show from the notice alone (their change carries the round and shoe).
+  const IN_PLACE = new Set([
+    "wager_placed", "wager_changed", "wager_withdrawn", "no_more_bets", "card_dealt",
+    "player_dealer_bank", "cards_relinquished",
+  ]);
+  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+  function node(tag, cls, text) {
+    const made = document.createElement(tag);
+    if (cls) made.className = cls;
+    if (text !== undefined) made.textContent = text;
+    return made;
+  }
+
+  function face(code, position) {
+    const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+    const suit = code.slice(-1);
+    const card = node("span", `pc${suit === "H" || suit === "D" ? " red" : ""}`, rank + (SUITS[suit] || suit));
+    card.title = `card ${position}`;
+    return card;
+  }
+
+  function cents(amount) {
+    const [whole, fraction = ""] = String(amount).split(".");
+    return Number(whole) * 100 + Number((fraction + "00").slice(0, 2));
+  }
+
+  function money(total) {
+    return `${Math.floor(total / 100)}.${String(total % 100).padStart(2, "0")}`;
+  }
+
+  function hand(name, codes, cards, total) {
+    const box = node("div", `hand ${name}`);
+    box.append(node("span", "hand-name", name === "player" ? "Player" : "Banker"));
+    if (total !== null && total !== undefined) box.append(node("span", "total", String(total)));
+    const row = node("div", "cards");
+    const positions = cards.filter((c) => c.hand === name).map((c) => c.position);
+    codes.forEach((code, i) => row.append(face(code, positions[i])));
+    if (!codes.length) row.append(node("span", "pc none", "\u2014"));
+    box.append(row);
+    return box;
+  }
+
+  /* Put a change of the round in play on its tile; false when the tile cannot take it. */
+  function patch(id, detail) {
+    const change = detail.change;
+    const tile = tileOf(id);
+    const game = change && change.round;
+    if (!tile || !game || Number(tile.dataset.sequence) + change.events.length !== detail.sequence) {
+      return false;
+    }
+    if (!change.events.every((e) => IN_PLACE.has(e.action))) return false;
+    if (change.shoe && change.shoe.held_card && !tile.querySelector(".note")) return false;
+    const roundField = tile.querySelector('[data-field="round"]');
+    if (!roundField) return false;  // the tile showed no round: draw it whole
+    roundField.textContent = `${game.number} \u00b7 ${game.state_label}${game.simulated ? " (simulated)" : ""}`;
+    if (game.wagers) {
+      const total = game.wagers.reduce((sum, w) => sum + cents(w.amount), 0);
+      const count = game.wagers.length;
+      tile.querySelector('[data-field="wagers"]').textContent =
+        `$${money(total)}${count ? ` \u00b7 ${count} wager${count === 1 ? "" : "s"}` : ""}`;
+    }
+    const layout = tile.querySelector(".layout");
+    if (layout) {
+      layout.replaceChildren(
+        hand("player", game.player, game.cards, game.player_total),
+        hand("banker", game.banker, game.cards, game.banker_total),
+      );
+    }
+    if (game.announcement) {
+      let result = tile.querySelector('[data-field="result"]');
+      if (!result) {
+        result = node("p", "result");
+        result.dataset.field = "result";
+        (tile.querySelector(".note, .irregular, .markers, footer")).before(result);
+      }
+      result.textContent = game.announcement;
+    }
+    const shoe = change.shoe;
+    const shoeField = tile.querySelector('[data-field="shoe"]');
+    if (shoe && shoeField) {
+      shoeField.replaceChildren(
+        `${shoe.number}${shoe.state !== "in_play" ? ` \u00b7 ${shoe.state_label}` : ""} \u00b7 ${shoe.cards_left} cards left`,
+      );
+      if (shoe.cut_card_round) shoeField.append(" \u00b7 ", node("b", "", "cut card out"));
+      if (!shoe.held_card) tile.querySelector(".note")?.remove();
+    }
+    tile.dataset.sequence = String(detail.sequence);
+    tile.classList.remove("flash");
+    void tile.offsetWidth;  // start the flash again
+    tile.classList.add("flash");
+    return true;
+  }
+
   let reloading = false;
   function reloadPage() {
     if (reloading) return;
@@ -99,7 +196,7 @@
       (tableId, detail = {}) => {
         // The safety refresh asks about every table: one poll finds the few that moved.
         if (detail.reason === "refresh") poll();
-        else refetch(Number(tableId));
+        else if (!(detail.reason === "changed" && patch(Number(tableId), detail))) refetch(Number(tableId));
       },
       {
         sequences: known(),

@@ -3,11 +3,14 @@ browser: the wall follows over real websockets (Daphne, Channels, Redis), with n
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +18,7 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.db import connection
+from rest_framework.authtoken.models import Token
 
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_dealer_tablet import tap_card
@@ -109,3 +113,63 @@ def test_the_wall_shows_each_card_as_the_dealer_enters_it(floor_staff, daphne, b
     wall.screenshot(path=str(SHOTS / "surveillance-live.png"), full_page=True)
     dealer.screenshot(path=str(SHOTS / "dealer-live.png"), full_page=True)
     assert wall.inner_text("#live-status").strip() == "Live"  # the websocket, not the poll
+
+
+def test_a_wager_or_a_card_is_drawn_on_its_tile_in_place_as_the_server_draws_it(
+    floor_staff, daphne, browser
+):
+    """A wager, "no more bets" and each card reach the tile from the notice alone, without
+    fetching the tile; what the wall then shows is what the server draws for the tile."""
+    from tablegame import actions
+
+    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    token = Token.objects.create(user=dealer).key
+    chromium = browser.start()
+    wall = log_in(chromium, daphne, "surveillance")
+    fetched: list[str] = []
+    wall.on("request", lambda r: fetched.append(r.url) if "/tile/" in r.url else None)
+    wall.goto(f"{daphne.url}/surveillance/")
+    tile = wall.locator(f"#table-{table.pk}")
+    tile.wait_for()
+    wall.wait_for_selector("#live-status:text-is('Live')")
+
+    def sequence() -> int:
+        return int(tile.get_attribute("data-sequence") or 0)
+
+    commands = [
+        ("round/wagers/", {"seat": 1, "type": "banker", "amount": "100"}),
+        ("round/wagers/", {"seat": 2, "type": "player", "amount": "25"}),
+        ("round/no-more-bets/", {}),
+        *(("round/cards/", {"card": card}) for card in ("4H", "9C", "2S", "KS")),
+    ]
+    for route, body in commands:
+        before = sequence()
+        request = urllib.request.Request(
+            f"{daphne.url}/api/tables/{table.pk}/{route}",
+            data=json.dumps(body).encode(),
+            headers={
+                "Authorization": f"Token {token}",
+                "Content-Type": "application/json",
+                "Idempotency-Key": uuid.uuid4().hex,
+            },
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:  # as the tablet sends it
+            assert answer.status == 200
+        wall.wait_for_function(
+            f"() => Number(document.querySelector('#table-{table.pk}').dataset.sequence) > {before}"
+        )
+    assert fetched == []  # every change was drawn from its notice
+    shown = tile.inner_text()
+    fresh = wall.evaluate(
+        "url => fetch(url).then(r => r.text()).then(html => {"
+        " const t = document.createElement('template'); t.innerHTML = html.trim();"
+        " const box = document.createElement('div'); box.style.width = '400px';"
+        " box.className = 'wall'; box.append(t.content.firstElementChild);"
+        " document.body.append(box); const text = box.firstElementChild.innerText;"
+        " box.remove(); return text; })",
+        tile.get_attribute("data-url"),
+    )
+    assert " ".join(shown.split()) == " ".join(fresh.split())
+    assert "Banker wins, 9 over 6" in shown and "$125.00 · 2 wagers" in shown
