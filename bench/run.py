@@ -53,7 +53,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="Measured window of each.")
     parser.add_argument("--max-tables", type=int, default=4, help="Tables at max pace (0: none).")
     parser.add_argument("--max-seconds", type=float, default=30.0)
-    parser.add_argument("--server", default="uvicorn", help="uvicorn or daphne.")
+    parser.add_argument(
+        "--server", default="gunicorn+uvicorn", help="gunicorn+uvicorn, uvicorn or daphne."
+    )
     parser.add_argument(
         "--workers", type=int, default=min(4, os.cpu_count() or 1), help="Server processes."
     )
@@ -303,6 +305,16 @@ def _simulate(tables: int, pace: str, seconds: float, server: str, workers: int)
     return report
 
 
+def _servers(server: str, workers: int) -> str:
+    processes = f"{workers} process{'es' if workers > 1 else ''}"
+    if server == "gunicorn+uvicorn":
+        return (
+            f"gunicorn ({processes} of 4 threads, WSGI) while the sockets are on uvicorn "
+            f"({processes}, ASGI), as docker-compose.yml runs them"
+        )
+    return f"{server} ({processes})"
+
+
 def _floor(
     runs: list[dict[str, Any]], baselines: dict[str, float], server: str, workers: int
 ) -> str:
@@ -312,8 +324,7 @@ def _floor(
         "",
         "`python manage.py simulate --tables N --pace real|max --seconds S`: a dealer bot per "
         "table plays real rounds (random wagers of every type the table offers) over HTTP "
-        f"straight to {server} ({workers} worker process{'es' if workers > 1 else ''}, "
-        "production settings, no proxy in front) "
+        f"straight to {_servers(server, workers)} (production settings, no proxy in front) "
         "while every table's tablet and display, each pit's console (10 tables a pit) and the "
         "surveillance wall listen on their sockets. Real pace is about 200 rounds an hour per "
         "table. Card to every screen: from sending the card to its notice on the last of its "
