@@ -115,6 +115,28 @@ def update(obj: models.Model, names: Sequence[str]) -> None:
         cursor.execute(sql, [*values, obj.pk])
 
 
+def update_and_insert(obj: models.Model, names: Sequence[str], new: M) -> M:
+    """``update(obj, names)`` then ``insert(new)``, in one statement on PostgreSQL (the update
+    in a ``WITH``): a card dealt and the shoe it came out of, one round trip."""
+    if connection.vendor != "postgresql":
+        update(obj, names)
+        return insert(new)
+    update_sql, updated = _update_statement(type(obj), tuple(names))
+    insert_sql, written = _insert_statement(type(new))
+    values = [
+        *(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in updated),
+        obj.pk,
+        *(f.get_db_prep_save(f.pre_save(new, True), connection) for f in written),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH updated AS ({update_sql}) {insert_sql}", values)
+        row = cursor.fetchone()
+    assert row is not None
+    new.pk = row[0]
+    new._state.adding, new._state.db = False, connection.alias
+    return new
+
+
 @cache
 def _insert_statement(model: type[models.Model]) -> tuple[str, Sequence[models.Field[Any, Any]]]:
     pk = model._meta.pk

@@ -27,6 +27,7 @@ from decimal import Decimal
 from functools import cache, cached_property
 from typing import Any, TypeVar
 
+from django.contrib.auth.models import User
 from django.db import connection, models
 
 from casino import rows
@@ -34,6 +35,7 @@ from casino.models import GENESIS_HASH, Event, Pit
 from casino.record import Head
 from tablegame.models import (
     Card,
+    DealerAssignment,
     Round,
     Seat,
     Shoe,
@@ -88,6 +90,12 @@ class Live:
 
     def limit(self, wager_type: str) -> TableLimit | None:
         return self.limits.get(wager_type)
+
+    user_id: int | None = None
+    """Whose command read the facts (``assignments`` are of this user)."""
+    assignments: list[tuple[int, int, str, str]] | None = None
+    """When read after the lock: the dealer assignments in force of the command's user or of
+    this table, as ``(dealer id, table id, table name, dealer's username)``."""
 
 
 @dataclass(frozen=True)
@@ -194,7 +202,7 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     game = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
     rules = rows.instance(TableRules, [next(values) for _ in rows.fields(TableRules)])
     shoe = rows.instance(Shoe, [next(values) for _ in rows.fields(Shoe)])
-    rounds_dealt, wagers, cards, seats, limits = (next(values) for _ in range(5))
+    rounds_dealt, wagers, cards, seats, limits, assignments = (next(values) for _ in range(6))
     if shoe is not None:
         shoe.__dict__["_last_round_number"] = rounds_dealt
     if game is not None:
@@ -206,6 +214,8 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         _prefetch(game, "wagers", _children(Wager, wagers, game))
         _prefetch(game, "cards", _children(Card, cards, game))
     facts = live(table)
+    facts.user_id = user_id
+    facts.assignments = [(a[0], a[1], a[2], a[3]) for a in json.loads(assignments)]
     facts.__dict__.update(
         last_round=game,
         shoe=shoe,
@@ -225,6 +235,7 @@ def _statement() -> str:
     c, t, q = rows.column, rows.table, connection.ops.quote_name
     pk = q("id")
     states = ", ".join(f"'{state}'" for state in ACTIVE_ROUND_STATES)
+    dealer, at_table = c(DealerAssignment, "dealer"), c(DealerAssignment, "table")
     return f"""
 SELECT
   (SELECT d.{pk} FROM {t(CommandRecord)} d
@@ -245,7 +256,14 @@ SELECT
     WHERE st.{c(Seat, "table")} = tb.{pk} AND st.{c(Seat, "player_name")} <> ''
     ORDER BY st.{c(Seat, "number")}),
   (SELECT coalesce(json_agg(row_to_json(l)), '[]')::text
-    FROM {t(TableLimit)} l WHERE l.{c(TableLimit, "table")} = tb.{pk})
+    FROM {t(TableLimit)} l WHERE l.{c(TableLimit, "table")} = tb.{pk}),
+  (SELECT coalesce(json_agg(json_build_array(a.{dealer}, a.{at_table},
+      dt.{c(Table, "name")}, du.{q("username")})), '[]')::text
+    FROM {t(DealerAssignment)} a
+    JOIN {t(Table)} dt ON dt.{pk} = a.{at_table}
+    JOIN {t(User)} du ON du.{pk} = a.{dealer}
+    WHERE a.{c(DealerAssignment, "relieved_at")} IS NULL
+      AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk}))
 FROM {t(Table)} tb
 LEFT JOIN LATERAL (
   SELECT e.{c(Event, "sequence")} AS seq, e.{c(Event, "hash")} AS hash FROM {t(Event)} e

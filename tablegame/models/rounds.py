@@ -83,6 +83,17 @@ class Round(models.Model):
         constraints = (
             models.UniqueConstraint(fields=("shoe", "number"), name="round_unique_number"),
         )
+        indexes = (
+            # The round in play at a table, read on every tap (``tablegame.live``): a table
+            # deals thousands of rounds a week and has at most a couple in play.
+            models.Index(
+                fields=("table", "-id"),
+                condition=models.Q(state__in=ACTIVE_ROUND_STATES),
+                name="round_in_play",
+            ),
+            # A table's rounds settled within a gaming day (accounting's reports).
+            models.Index(fields=("table", "settled_at"), name="round_settled_per_table"),
+        )
 
     def __str__(self) -> str:
         return f"{self.shoe} round {self.number}"
