@@ -6,3 +6,6 @@ class AccountingConfig(AppConfig):
 
     name = "accounting"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from accounting import events  # noqa: F401  (registers accounting's kinds of event)

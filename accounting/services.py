@@ -1,0 +1,459 @@
+"""Every write of accounting: one transaction each, that checks, writes, and records its event.
+
+Refusals are ``ActionError`` with a sentence for the person at the screen; nothing is changed.
+What belongs to a gaming day (inventories, fills, credits, drop counts) is written holding that
+day's row lock (:func:`lock_open_day`), so that it cannot slip into a day being closed: the close
+takes the same lock, and a closed day refuses every change until a second, senior person
+reopens it.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from accounting import chips as counts
+from accounting import events
+from accounting.models import (
+    AccountingSettings,
+    DayReopening,
+    DropCount,
+    GamingDay,
+    SerialCounter,
+    Slip,
+    TableInventory,
+)
+from casino import access, roles
+from casino.models import Casino
+from casino.record import record_casino_event, record_pit_event
+from tablegame.errors import ActionError
+from tablegame.models import Table
+
+MOST_FORMS = 500
+MOST_OTHER_ITEMS = 50
+
+
+def casino_of(table: Table) -> Casino:
+    return table.pit.casino
+
+
+def lock_day(casino: Casino, day: datetime.date) -> GamingDay:
+    """The gaming day's row, made if missing, locked until the transaction ends."""
+    # Two first writes of a day at once: the insert that loses is ignored, and both lock the row.
+    GamingDay.objects.bulk_create([GamingDay(casino=casino, day=day)], ignore_conflicts=True)
+    return GamingDay.objects.select_for_update().get(casino=casino, day=day)
+
+
+def lock_open_day(casino: Casino, day: datetime.date) -> GamingDay:
+    """As :func:`lock_day`, refusing a closed day."""
+    gaming_day = lock_day(casino, day)
+    if gaming_day.is_closed:
+        raise ActionError(
+            f"The gaming day {day:%Y-%m-%d} is closed: nothing of it may change unless it is "
+            "reopened by two people, one of them senior."
+        )
+    return gaming_day
+
+
+def second_person(
+    request: HttpRequest | None,
+    username: str,
+    password: str,
+    *,
+    first: User,
+    authority: str,
+    doing: str,
+) -> User:
+    """The second person of a two-person control, by their own username and password: someone
+    other than ``first`` whom the access policy allows ``authority``. Checked as a sign-in is
+    (``request``: the one the first person made, so that wrong passwords count towards the
+    second person's lock-out; None checks the password alone, as a shell does)."""
+    if not username or not password:
+        raise ActionError(f"A second person must sign to {doing}: their username and password.")
+    other = authenticate(request, username=username, password=password)
+    if other is None:
+        raise ActionError(f"The second person's username or password is wrong ({username}).")
+    assert isinstance(other, User)
+    if other.pk == first.pk:
+        raise ActionError(f"The second person to {doing} must be someone else.")
+    decision = access.decide(other, authority)
+    if not decision:
+        raise ActionError(f"{other.get_username()} may not sign: {decision.reason}")
+    return other
+
+
+def _name(user: User) -> str:
+    return user.get_username()
+
+
+def _check_role(user: User, allowed: Sequence[str], as_what: str) -> None:
+    if user.is_superuser or roles.role_of(user) in allowed:
+        return
+    raise ActionError(f"{_name(user)} is not a {as_what}.")
+
+
+def _reason(text: str, what: str) -> str:
+    text = " ".join((text or "").split())
+    if not text:
+        raise ActionError(f"Say why {what}.")
+    if len(text) > 200:
+        raise ActionError("Keep the reason under 200 characters.")
+    return text
+
+
+# --- Table inventory ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def record_inventory(
+    table: Table,
+    *,
+    day: datetime.date,
+    kind: str,
+    chips: Mapping[str, Any],
+    dealer: User,
+    floorperson: User,
+    actor: User,
+) -> TableInventory:
+    """The opener or closer of ``table`` for gaming day ``day``, signed by its dealer and
+    floorperson."""
+    if kind not in TableInventory.Kind.values:
+        raise ActionError("An inventory is an opener or a closer.")
+    lock_open_day(casino_of(table), day)
+    counted = counts.parse_counts(chips, counts.CHIPS, what="chips")
+    _check_role(dealer, (roles.DEALER,), "dealer")
+    _check_role(floorperson, (roles.FLOORPERSON, roles.PIT_BOSS), "floorperson or pit boss")
+    if dealer.pk == floorperson.pk:
+        raise ActionError("The dealer and the floorperson sign an inventory as two people.")
+    if TableInventory.objects.filter(table=table, day=day, kind=kind).exists():
+        raise ActionError(f"{table}'s {kind} of {day:%Y-%m-%d} is already counted.")
+    inventory = TableInventory.objects.create(
+        table=table,
+        day=day,
+        kind=kind,
+        chips=counted,
+        total=counts.total(counted),
+        dealer=dealer,
+        floorperson=floorperson,
+        recorded_by=actor,
+    )
+    record_pit_event(
+        table.pit,
+        actor=actor,
+        payload=events.InventoryCounted(
+            table=table.name,
+            day=day.isoformat(),
+            inventory=kind,
+            chips=counted,
+            total=inventory.total,
+            dealer=_name(dealer),
+            floorperson=_name(floorperson),
+        ),
+    )
+    return inventory
+
+
+def opener_default(table: Table, day: datetime.date) -> TableInventory | None:
+    """The last closer before ``day``: the next opener unless the tray is counted otherwise."""
+    return (
+        TableInventory.objects.filter(table=table, kind=TableInventory.Kind.CLOSER, day__lt=day)
+        .order_by("-day")
+        .first()
+    )
+
+
+# --- Fills and credits -------------------------------------------------------------------------
+
+
+def next_serial(casino: Casino, kind: str) -> int:
+    """The next serial number of the casino's fills or credits, taken in this transaction.
+
+    The counter row is locked until the transaction ends: a second slip waits for the first to
+    commit (or roll back, giving its number back), so serials are given in order, never twice,
+    and never skipped.
+    """
+    SerialCounter.objects.bulk_create(
+        [SerialCounter(casino=casino, kind=kind)], ignore_conflicts=True
+    )
+    counter = SerialCounter.objects.select_for_update().get(casino=casino, kind=kind)
+    counter.last += 1
+    counter.save(update_fields=["last"])
+    return counter.last
+
+
+@transaction.atomic
+def issue_slip(
+    table: Table,
+    *,
+    kind: str,
+    chips: Mapping[str, Any],
+    carried_by: User,
+    received_by: User,
+    actor: User,
+) -> Slip:
+    """A fill or credit for ``table``, requested by ``actor``, serially numbered."""
+    if kind not in Slip.Kind.values:
+        raise ActionError("A slip is a fill or a credit.")
+    casino = casino_of(table)
+    now = timezone.now()
+    day = casino.gaming_day(now)
+    counted = counts.parse_counts(chips, counts.CHIPS, what="chips")
+    if not counted:
+        raise ActionError(f"A {kind} needs chips: give the count of at least one denomination.")
+    if carried_by.pk == received_by.pk:
+        raise ActionError("The person who carries the chips and the one who receives them differ.")
+    if carried_by.pk == actor.pk:
+        raise ActionError("The person who requests the chips does not carry them.")
+    lock_open_day(casino, day)
+    slip = Slip.objects.create(
+        casino=casino,
+        kind=kind,
+        serial=next_serial(casino, kind),
+        table=table,
+        day=day,
+        chips=counted,
+        total=counts.total(counted),
+        requested_by=actor,
+        carried_by=carried_by,
+        received_by=received_by,
+        requested_at=now,
+    )
+    record_pit_event(
+        table.pit,
+        actor=actor,
+        payload=events.SlipIssued(
+            slip=kind,
+            serial=slip.serial,
+            table=table.name,
+            day=day.isoformat(),
+            chips=counted,
+            total=slip.total,
+            carried_by=_name(carried_by),
+            received_by=_name(received_by),
+        ),
+    )
+    return slip
+
+
+@transaction.atomic
+def void_slip(slip: Slip, *, reason: str, witness: User, actor: User) -> Slip:
+    """Void a fill or credit: two people, the one voiding and a witness."""
+    slip = Slip.objects.select_for_update().select_related("table__pit", "casino").get(pk=slip.pk)
+    if slip.is_void:
+        raise ActionError(f"{slip.get_kind_display()} #{slip.serial} is already void.")
+    if witness.pk == actor.pk:
+        raise ActionError("A void needs two people: the witness must be someone else.")
+    reason = _reason(reason, "the slip is void")
+    lock_open_day(slip.casino, slip.day)
+    slip.voided_at, slip.voided_by, slip.void_witness, slip.void_reason = (
+        timezone.now(),
+        actor,
+        witness,
+        reason,
+    )
+    slip.save(update_fields=["voided_at", "voided_by", "void_witness", "void_reason"])
+    record_pit_event(
+        slip.table.pit,
+        actor=actor,
+        payload=events.SlipVoided(
+            slip=slip.kind,
+            serial=slip.serial,
+            table=slip.table.name,
+            witness=_name(witness),
+            reason=reason,
+        ),
+    )
+    return slip
+
+
+# --- The drop ----------------------------------------------------------------------------------
+
+
+def parse_forms(raw: Sequence[Any] | str) -> tuple[int, ...]:
+    """Serial numbers of forms, from a list or text such as ``"101, 102 105"``."""
+    items = raw.replace(",", " ").split() if isinstance(raw, str) else list(raw)
+    if len(items) > MOST_FORMS:
+        raise ActionError(f"A drop box holds at most {MOST_FORMS} forms here.")
+    found: list[int] = []
+    for item in items:
+        text = str(item).strip().lstrip("#")
+        if not text.isdigit() or not 0 < int(text) < 10**9:
+            raise ActionError(f"{item!r} is not the serial number of a form.")
+        if int(text) in found:
+            raise ActionError(f"Form #{int(text)} is listed twice.")
+        found.append(int(text))
+    return tuple(sorted(found))
+
+
+def parse_other(raw: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
+    """Anything else in the box: each item described, with its value (0 if it has none)."""
+    if len(raw) > MOST_OTHER_ITEMS:
+        raise ActionError(f"List at most {MOST_OTHER_ITEMS} other items.")
+    out = []
+    for entry in raw:
+        item = " ".join(str(entry.get("item", "")).split())[:100]
+        try:
+            amount = Decimal(str(entry.get("amount") or "0").strip().lstrip("$"))
+        except InvalidOperation:
+            raise ActionError(f"The value of {item or 'an item'} is not an amount.") from None
+        if not item:
+            raise ActionError("Describe each other item found in the box.")
+        if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+            raise ActionError(f"The value of {item} is an amount to the cent, zero or more.")
+        if amount > Decimal("9999999999.99"):
+            raise ActionError(f"The value of {item} is too large.")
+        out.append({"item": item, "amount": f"{amount:.2f}"})
+    return out
+
+
+@transaction.atomic
+def record_drop(
+    table: Table,
+    *,
+    day: datetime.date,
+    currency: Mapping[str, Any],
+    forms: Sequence[Any] | str = (),
+    other: Sequence[Mapping[str, Any]] = (),
+    witness: User,
+    actor: User,
+) -> DropCount:
+    """The count of ``table``'s drop box for gaming day ``day``, by ``actor`` and ``witness``."""
+    lock_open_day(casino_of(table), day)
+    if witness.pk == actor.pk:
+        raise ActionError("The drop is counted by two people: the witness must be someone else.")
+    banknotes = counts.parse_counts(currency, counts.CURRENCY, what="currency")
+    found = parse_forms(forms)
+    items = parse_other(other)
+    if DropCount.objects.filter(table=table, day=day).exists():
+        raise ActionError(f"{table}'s drop of {day:%Y-%m-%d} is already counted.")
+    drop = DropCount.objects.create(
+        table=table,
+        day=day,
+        currency=banknotes,
+        currency_total=counts.total(banknotes),
+        forms=list(found),
+        other=items,
+        other_total=sum((Decimal(i["amount"]) for i in items), Decimal("0.00")),
+        counted_by=actor,
+        witnessed_by=witness,
+    )
+    record_pit_event(
+        table.pit,
+        actor=actor,
+        payload=events.DropCounted(
+            table=table.name,
+            day=day.isoformat(),
+            currency=banknotes,
+            currency_total=drop.currency_total,
+            other_total=drop.other_total,
+            forms=found,
+            witness=_name(witness),
+        ),
+    )
+    return drop
+
+
+# --- Closing the gaming day --------------------------------------------------------------------
+
+
+@transaction.atomic
+def close_gaming_day(
+    casino: Casino, day: datetime.date, *, actor: User | None = None
+) -> GamingDay | None:
+    """Close ``day``: final from now on. None if it was closed already (closing is idempotent)."""
+    from accounting.reports import day_totals, freeze  # reads what this module writes
+
+    if timezone.now() < casino.gaming_day_bounds(day)[1]:
+        raise ActionError(f"The gaming day {day:%Y-%m-%d} has not ended yet.")
+    gaming_day = lock_day(casino, day)
+    if gaming_day.is_closed:
+        return None
+    freeze(gaming_day)
+    totals = day_totals(casino, day)
+    gaming_day.status, gaming_day.closed_at, gaming_day.closed_by = (
+        GamingDay.Status.CLOSED,
+        timezone.now(),
+        actor,
+    )
+    gaming_day.save(update_fields=["status", "closed_at", "closed_by"])
+    record_casino_event(
+        casino,
+        actor=actor,
+        payload=events.GamingDayClosed(
+            day=day.isoformat(), drop=totals.drop, win=totals.win, tables=totals.tables
+        ),
+    )
+    return gaming_day
+
+
+@transaction.atomic
+def reopen_gaming_day(
+    casino: Casino, day: datetime.date, *, reason: str, approver: User, actor: User
+) -> GamingDay:
+    """Open a closed day again: ``actor`` asks, ``approver`` (senior, someone else) approves."""
+    from accounting.reports import thaw
+
+    reason = _reason(reason, "the gaming day is reopened")
+    if approver.pk == actor.pk:
+        raise ActionError("Reopening a gaming day needs a second person.")
+    if not access.decide(approver, "authority:reopen_gaming_day"):
+        raise ActionError(access.decide(approver, "authority:reopen_gaming_day").reason)
+    gaming_day = lock_day(casino, day)
+    if not gaming_day.is_closed:
+        raise ActionError(f"The gaming day {day:%Y-%m-%d} is not closed.")
+    gaming_day.status, gaming_day.closed_at, gaming_day.closed_by = (
+        GamingDay.Status.OPEN,
+        None,
+        None,
+    )
+    gaming_day.save(update_fields=["status", "closed_at", "closed_by"])
+    thaw(gaming_day)
+    DayReopening.objects.create(
+        gaming_day=gaming_day, reopened_by=actor, approved_by=approver, reason=reason
+    )
+    record_casino_event(
+        casino,
+        actor=actor,
+        payload=events.GamingDayReopened(
+            day=day.isoformat(), approved_by=_name(approver), reason=reason
+        ),
+    )
+    return gaming_day
+
+
+def days_due(casino: Casino, now: datetime.datetime) -> list[datetime.date]:
+    """Gaming days of ``casino`` that the schedule should close at ``now``: every day that ended
+    at least ``close_after_hours`` ago, back to the first day with any accounting row, that is
+    not closed yet (a reopened day is left to the people who reopened it)."""
+    wait = datetime.timedelta(hours=AccountingSettings.of(casino).close_after_hours)
+    last = casino.gaming_day(now - wait) - datetime.timedelta(days=1)
+    first = GamingDay.objects.filter(casino=casino).order_by("day").values_list("day", flat=True)
+    start = first.first() or last
+    days = GamingDay.objects.filter(casino=casino, day__gte=start, day__lte=last)
+    done = set(days.filter(status=GamingDay.Status.CLOSED).values_list("day", flat=True))
+    done |= set(days.filter(reopenings__isnull=False).values_list("day", flat=True))
+    out, day = [], start
+    while day <= last:
+        if day not in done:
+            out.append(day)
+        day += datetime.timedelta(days=1)
+    return out
+
+
+def close_due_days(now: datetime.datetime | None = None) -> list[tuple[str, str]]:
+    """Close every casino's due gaming days (the scheduled task); returns (casino, day) closed."""
+    moment = now or timezone.now()
+    closed = []
+    for casino in Casino.objects.all():
+        for day in days_due(casino, moment):
+            if close_gaming_day(casino, day) is not None:
+                closed.append((casino.name, day.isoformat()))
+    return closed

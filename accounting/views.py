@@ -1,0 +1,421 @@
+"""The accounting pages under /accounting/: the day's reports and downloads, closing the day, the
+drop count; and the pit's pages kept here because they write accounting's rows: table inventories
+and fill and credit requests (the pit console links to them).
+
+Every page answers GET with its form or report; a POST does the one thing the form says, through
+``accounting.services``, and shows the refusal in the page when there is one.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from accounting import chips, services
+from accounting.charts import Bar, bars
+from accounting.exports import day_csv, day_pdf
+from accounting.models import DropCount, GamingDay, Slip, TableInventory
+from accounting.reports import busiest, day_report, latest_closed_or_yesterday, master_report
+from casino import access, roles
+from casino.models import Casino
+from casino.record import deployment_casino
+from tablegame.errors import ActionError
+from tablegame.models import Table
+
+CHART_TABLES = 24
+
+
+def _casino(request: HttpRequest) -> Casino:
+    chosen = request.GET.get("casino") or request.POST.get("casino") or ""
+    casino = (
+        Casino.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else deployment_casino()
+    )
+    if casino is None:
+        raise Http404("No casino is set up yet.")
+    return casino
+
+
+def _day(request: HttpRequest, casino: Casino) -> datetime.date:
+    raw = request.GET.get("day") or request.POST.get("day") or ""
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        return latest_closed_or_yesterday(casino, timezone.now())
+
+
+def _context(request: HttpRequest, casino: Casino, day: datetime.date) -> dict[str, Any]:
+    return {
+        "casino": casino,
+        "casinos": Casino.objects.all(),
+        "day": day,
+        "previous": day - datetime.timedelta(days=1),
+        "next": day + datetime.timedelta(days=1),
+    }
+
+
+@access.page("page:accounting:day")
+def day(request: HttpRequest) -> HttpResponse:
+    """The gaming day: win and hold by table, pit, game and casino, the recorded play beside the
+    count, theoretical win, exceptions, fills and credits, voids and irregularities."""
+    casino = _casino(request)
+    when = _day(request, casino)
+    report = day_report(casino, when)
+    shown = busiest(report.tables, CHART_TABLES)
+    charts = {
+        "hold": bars(
+            [Bar(t.table, t.hold, flagged=t.hold_flagged) for t in shown if t.hold is not None],
+            unit="%",
+            title="Hold % by table",
+        ),
+        "types": bars(
+            [Bar(line.label, line.result) for line in report.wager_types],
+            title="House result by wager type",
+        ),
+        "theoretical": bars(
+            [Bar(name, f.win, f.theoretical) for name, f in report.games if f.tables],
+            title="Win against theoretical win by game",
+            legend=("Count-room win", "Theoretical"),
+        ),
+    }
+    zone = casino.zone
+    return render(
+        request,
+        "accounting/day.html",
+        {
+            **_context(request, casino, when),
+            "report": report,
+            "charts": charts,
+            "charted": len(shown),
+            "local_start": report.start.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+            "local_end": report.end.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+            "search_start": report.start.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+            "search_end": report.end.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
+
+
+@access.page("page:accounting:day-csv")
+def day_csv_download(request: HttpRequest) -> HttpResponse:
+    casino = _casino(request)
+    when = _day(request, casino)
+    response = HttpResponse(day_csv(day_report(casino, when)), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="table-games-{when}.csv"'
+    return response
+
+
+@access.page("page:accounting:day-pdf")
+def day_pdf_download(request: HttpRequest) -> HttpResponse:
+    casino = _casino(request)
+    when = _day(request, casino)
+    pdf = day_pdf(day_report(casino, when), master=master_report(casino, when))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="table-games-{when}.pdf"'
+    return response
+
+
+@access.page("page:accounting:master")
+def master(request: HttpRequest) -> HttpResponse:
+    """Drop, win and hold per table and game for the day, month to date and year to date."""
+    casino = _casino(request)
+    when = _day(request, casino)
+    by_table, by_game = master_report(casino, when)
+    return render(
+        request,
+        "accounting/master.html",
+        {**_context(request, casino, when), "by_table": by_table, "by_game": by_game},
+    )
+
+
+def _refused(request: HttpRequest, error: ActionError) -> None:
+    messages.error(request, str(error))
+
+
+@access.page("page:accounting:close")
+def close(request: HttpRequest) -> HttpResponse:
+    """Close the gaming day by hand, or reopen a closed one with a second, senior person."""
+    casino = _casino(request)
+    when = _day(request, casino)
+    if request.method == "POST":
+        user = _user(request)
+        try:
+            if request.POST.get("action") == "reopen":
+                approver = services.second_person(
+                    request,
+                    request.POST.get("approver", ""),
+                    request.POST.get("approver_password", ""),
+                    first=user,
+                    authority="authority:reopen_gaming_day",
+                    doing="reopen a gaming day",
+                )
+                services.reopen_gaming_day(
+                    casino, when, reason=request.POST.get("reason", ""), approver=approver,
+                    actor=user,
+                )  # fmt: skip
+                messages.success(request, f"Gaming day {when} reopened.")
+            else:
+                done = services.close_gaming_day(casino, when, actor=user)
+                messages.success(
+                    request, f"Gaming day {when} {'closed' if done else 'was already closed'}."
+                )
+        except ActionError as error:
+            _refused(request, error)
+        return redirect(f"{request.path}?casino={casino.pk}&day={when}")
+    gaming_day = GamingDay.objects.filter(casino=casino, day=when).first()
+    return render(
+        request,
+        "accounting/close.html",
+        {
+            **_context(request, casino, when),
+            "gaming_day": gaming_day,
+            "reopenings": gaming_day.reopenings.select_related("reopened_by", "approved_by")
+            if gaming_day
+            else [],
+            "ended": timezone.now() >= casino.gaming_day_bounds(when)[1],
+        },
+    )
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _tables(casino: Casino) -> Any:
+    return Table.objects.filter(pit__casino=casino).select_related("pit").order_by("pit", "name")
+
+
+def _table(request: HttpRequest, casino: Casino) -> Table | None:
+    raw = request.POST.get("table") or request.GET.get("table") or ""
+    return _tables(casino).filter(pk=int(raw)).first() if raw.isdigit() else None
+
+
+def _counts(request: HttpRequest, denominations: tuple[Any, ...], prefix: str) -> dict[str, str]:
+    return {
+        chips.label(d): request.POST.get(f"{prefix}{chips.label(d)}", "") for d in denominations
+    }
+
+
+def _staff(*role_names: str) -> Any:
+    return User.objects.filter(groups__name__in=role_names, is_active=True).order_by("username")
+
+
+def _person(raw: str) -> User:
+    found = User.objects.filter(pk=int(raw), is_active=True).first() if raw.isdigit() else None
+    if found is None:
+        raise ActionError("Choose the people who signed from the lists.")
+    return found
+
+
+@access.page("page:accounting:inventory")
+def inventory(request: HttpRequest) -> HttpResponse:
+    """A table's opener or closer, chips by denomination, signed by its dealer and floorperson;
+    the opener's form starts from the last closer."""
+    casino = _casino(request)
+    when = (
+        _day(request, casino)
+        if request.GET.get("day") or request.POST.get("day")
+        else (casino.gaming_day(timezone.now()))
+    )
+    table = _table(request, casino)
+    entered: dict[str, str] = {}
+    if request.method == "POST" and table is not None:
+        entered = _counts(request, chips.CHIPS, "chip_")
+        try:
+            done = services.record_inventory(
+                table,
+                day=when,
+                kind=request.POST.get("kind", ""),
+                chips=entered,
+                dealer=_person(request.POST.get("dealer", "")),
+                floorperson=_person(request.POST.get("floorperson", "")),
+                actor=_user(request),
+            )
+            messages.success(
+                request, f"{table} {done.get_kind_display().lower()} of {when}: ${done.total}."
+            )
+            return redirect(f"{request.path}?casino={casino.pk}&day={when}&table={table.pk}")
+        except ActionError as error:
+            _refused(request, error)
+    default = services.opener_default(table, when) if table else None
+    counted = (
+        {i.kind: i for i in TableInventory.objects.filter(table=table, day=when)} if table else {}
+    )
+    start = entered or (default.chips if default and "opener" not in counted else {})
+    rows = [(chips.label(d), start.get(chips.label(d), "")) for d in chips.CHIPS]
+    return render(
+        request,
+        "accounting/inventory.html",
+        {
+            **_context(request, casino, when),
+            "tables": _tables(casino),
+            "table": table,
+            "rows": rows,
+            "default": default,
+            "opener": counted.get("opener"),
+            "closer": counted.get("closer"),
+            "dealers": _staff(roles.DEALER),
+            "floorpersons": _staff(roles.FLOORPERSON, roles.PIT_BOSS),
+        },
+    )
+
+
+@access.page("page:accounting:slip")
+def slip(request: HttpRequest) -> HttpResponse:
+    """Request a fill or credit for a table: chips by denomination, who carries and receives."""
+    casino = _casino(request)
+    table = _table(request, casino)
+    entered: dict[str, str] = {}
+    if request.method == "POST":
+        entered = _counts(request, chips.CHIPS, "chip_")
+        try:
+            if table is None:
+                raise ActionError("Choose the table.")
+            done = services.issue_slip(
+                table,
+                kind=request.POST.get("kind", ""),
+                chips=entered,
+                carried_by=_person(request.POST.get("carried_by", "")),
+                received_by=_person(request.POST.get("received_by", "")),
+                actor=_user(request),
+            )
+            messages.success(
+                request, f"{done.get_kind_display()} #{done.serial} for {table}: ${done.total}."
+            )
+            return redirect(f"{request.path}?casino={casino.pk}&table={table.pk}")
+        except ActionError as error:
+            _refused(request, error)
+    today = casino.gaming_day(timezone.now())
+    return render(
+        request,
+        "accounting/slip.html",
+        {
+            **_context(request, casino, today),
+            "tables": _tables(casino),
+            "table": table,
+            "rows": [(chips.label(d), entered.get(chips.label(d), "")) for d in chips.CHIPS],
+            "people": User.objects.filter(is_active=True, groups__isnull=False)
+            .distinct()
+            .order_by("username"),
+            "receivers": _staff(roles.DEALER, roles.FLOORPERSON, roles.PIT_BOSS),
+            "slips": Slip.objects.filter(casino=casino, day=today)
+            .select_related("table", "requested_by", "carried_by", "received_by")
+            .order_by("-requested_at")[:20],
+        },
+    )
+
+
+@access.page("page:accounting:slip-void")
+def slip_void(request: HttpRequest) -> HttpResponse:
+    """Void a fill or credit: the person voiding, and a witness who signs with their password."""
+    casino = _casino(request)
+    raw = request.POST.get("slip") or request.GET.get("slip") or ""
+    chosen = (
+        Slip.objects.filter(casino=casino, pk=int(raw)).select_related("table").first()
+        if raw.isdigit()
+        else None
+    )
+    if request.method == "POST" and chosen is not None:
+        user = _user(request)
+        try:
+            witness = services.second_person(
+                request,
+                request.POST.get("witness", ""),
+                request.POST.get("witness_password", ""),
+                first=user,
+                authority="authority:witness_slip_void",
+                doing="void a fill or credit",
+            )
+            services.void_slip(
+                chosen, reason=request.POST.get("reason", ""), witness=witness, actor=user
+            )
+            messages.success(request, f"{chosen.get_kind_display()} #{chosen.serial} is void.")
+            return redirect(f"{request.path}?casino={casino.pk}")
+        except ActionError as error:
+            _refused(request, error)
+    today = casino.gaming_day(timezone.now())
+    return render(
+        request,
+        "accounting/slip_void.html",
+        {
+            **_context(request, casino, today),
+            "chosen": chosen,
+            "slips": Slip.objects.filter(casino=casino, day__gte=today - datetime.timedelta(days=1))
+            .select_related("table")
+            .order_by("-requested_at")[:50],
+        },
+    )
+
+
+@access.page("page:accounting:drop")
+def drop(request: HttpRequest) -> HttpResponse:
+    """The count room: a table's drop box for a gaming day, counted by two people."""
+    casino = _casino(request)
+    when = _day(request, casino)
+    table = _table(request, casino)
+    entered: dict[str, str] = {}
+    if request.method == "POST":
+        entered = _counts(request, chips.CURRENCY, "cash_")
+        user = _user(request)
+        try:
+            if table is None:
+                raise ActionError("Choose the table whose box this is.")
+            witness = services.second_person(
+                request,
+                request.POST.get("witness", ""),
+                request.POST.get("witness_password", ""),
+                first=user,
+                authority="authority:count_drop",
+                doing="count a drop box",
+            )
+            other = [
+                {"item": item, "amount": amount}
+                for item, amount in zip(
+                    request.POST.getlist("other_item"),
+                    request.POST.getlist("other_amount"),
+                    strict=False,
+                )
+                if item.strip() or amount.strip()
+            ]
+            done = services.record_drop(
+                table,
+                day=when,
+                currency=entered,
+                forms=request.POST.get("forms", ""),
+                other=other,
+                witness=witness,
+                actor=user,
+            )
+            messages.success(request, f"{table} drop of {when}: ${done.total}.")
+            return redirect(f"{request.path}?casino={casino.pk}&day={when}")
+        except ActionError as error:
+            _refused(request, error)
+    return render(
+        request,
+        "accounting/drop.html",
+        {
+            **_context(request, casino, when),
+            "tables": _tables(casino),
+            "table": table,
+            "rows": [(chips.label(d), entered.get(chips.label(d), "")) for d in chips.CURRENCY],
+            "counted": DropCount.objects.filter(table__pit__casino=casino, day=when)
+            .select_related("table", "counted_by", "witnessed_by")
+            .order_by("table__name"),
+            "posted": request.POST if request.method == "POST" else {},
+            "other_rows": _other_rows(request),
+        },
+    )
+
+
+def _other_rows(request: HttpRequest) -> list[tuple[str, str]]:
+    """The other items as typed (kept when the count is refused), then empty rows to three."""
+    typed = list(
+        zip(request.POST.getlist("other_item"), request.POST.getlist("other_amount"), strict=False)
+    )
+    return [*typed, *[("", "")] * (3 - len(typed))][: max(3, len(typed))]
