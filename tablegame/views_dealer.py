@@ -1,13 +1,15 @@
-"""The dealer's tablet: one page per table, drawn by ``static/js/dealer.js`` from the API."""
+"""The dealer's tablet: one page per table, drawn by ``static/js/dealer.js`` from the API, and
+the tablet's helps beside it (``tablegame.tablet``)."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from casino import access
 from tablegame.models import Table
-from tablegame.selectors import labels
+from tablegame.selectors import labels, last_sequence
+from tablegame.tablet import tablet_help
 
 
 @access.page("page:dealer")
@@ -19,3 +21,12 @@ def dealer_tablet(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(
         request, "dealer.html", {"table": table, "labels": labels(), "commands": commands}
     )
+
+
+@access.page("page:dealer", json=True)
+def dealer_help(request: HttpRequest, table_id: int) -> JsonResponse:
+    """Whom to offer the shoe or the player-dealer position, the bank the wagers commit, the
+    settlement of a complete coup before Settle, last round's wagers; ``sequence``: the table's
+    last event when read."""
+    table = get_object_or_404(Table, pk=table_id)
+    return JsonResponse({"sequence": last_sequence(table), **tablet_help(table)})

@@ -1,8 +1,15 @@
 /* The dealer's tablet. Everything shown comes from GET /api/tables/<id>/ once; every button POSTs
    one command through http.js with an Idempotency-Key (one key per tap, reused if the same tap is
    retried), then puts the answer in place (the parts of the state it changed, or the round's keys
-   it patched) and redraws; an answer that does not follow the state shown reloads it. Refusals are shown as the server words them. The names
-   of wagers, settlement steps and irregularities are the engine's, embedded in the page (#labels).
+   it patched) and redraws; an answer that does not follow the state shown reloads it. Refusals are
+   shown as the server words them, in a banner across the top. The names of wagers, settlement
+   steps and irregularities are the engine's, embedded in the page (#labels).
+   Beside the state, the tablet reads its helps (/dealer/<id>/help.json: whom to offer the shoe or
+   the player-dealer position, what the wagers commit of the bank, the settlement of a complete
+   coup before Settle, last round's wagers) between rounds, while wagers are taken, and when the
+   coup is complete; never while cards are dealt.
+   Chips and card keys may be tapped while a command is on its way: their commands wait in line,
+   one after the other, and a refusal drops those still waiting (the screen then shows the truth).
    Live notices (live.js) and a gap in sequence numbers trigger a reload, so the screen never
    stays stale. */
 "use strict";
@@ -11,8 +18,10 @@
   const root = document.getElementById("tablet");
   const tableId = root.dataset.table;
   const api = `/api/tables/${tableId}/`;
+  const helpUrl = root.dataset.help;
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
+  const CHIPS = ["5", "25", "100", "500", "1000", "5000"];
   const LABELS = JSON.parse(document.getElementById("labels").textContent);
   const wagerName = (type) => LABELS.wagers[type] || type;
   const stepName = (action) => LABELS.steps[action] || action;
@@ -20,16 +29,30 @@
   const MAY = new Set(JSON.parse(document.getElementById("commands").textContent));
   const waitFor = (who, where) => `Waiting for ${who}: ${where}.`;
   let state = null;
+  let help = null;  // the tablet's helps, as of help.sequence
   let busy = false;
+  let line = Promise.resolve();  // commands waiting to be sent, one after the other
+  let generation = 0;  // a refusal starts a new one: commands still waiting are dropped
   let pad = { rank: null, suit: null };
   let selectedSeat = null;
-  const draft = { type: null, amount: "" };  // the wager being typed survives redraws
+  const draft = { type: null, amount: "", bank: null };  // what is being typed survives redraws
+  const declined = { shoe: [], position: [] };  // seats that declined the offer on screen
+  let reporting = false;  // the coup is complete and the dealer reports a card in question
+  let fixing = null;  // the card being corrected: { position, card, hand, rank, suit }
+  const CORRECTABLE = ["dealing", "house_money", "complete"];
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
-      if (k === "onclick") node.addEventListener("click", v);
+      if (k === "onclick") {
+        node.addEventListener("click", v);
+        if (tag !== "button") {  // a tappable tile answers the keyboard too
+          node.addEventListener("keydown", (e) => {
+            if ((e.key === "Enter" || e.key === " ") && node.getAttribute("role") === "button") { e.preventDefault(); v(e); }
+          });
+        }
+      }
       else if (k === "class") node.className = v;
       else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
     }
@@ -37,7 +60,16 @@
     return node;
   };
   const money = (s) => `$${s}`;
+  const cents = (s) => Math.round(Number(s || 0) * 100);
+  const dollars = (n) => (n / 100).toFixed(2);
   const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  const seatOf = (n) => state.seats.find((s) => s.number === n);
+  const seatName = (n) => {
+    const seat = seatOf(n);
+    return seat && seat.player ? `seat ${n} (${seat.player})` : `seat ${n}`;
+  };
+  const inPlay = (game) => game && !["settled", "void"].includes(game.state);
+  const helpIsCurrent = () => help && state && help.sequence === state.sequence;
 
   async function load() {
     const answer = await Http.getJSON(api);
@@ -45,19 +77,31 @@
     draw(answer.data);
   }
 
-  async function send(route, body = {}, key = Http.newKey()) {
-    if (busy) return;
+  /* Send one command; ``body`` may be a function, read when the command leaves (a chip adds to
+     the wager as it stands then). ``queued``: wait in line behind a command on its way instead
+     of being dropped (chips, card keys). */
+  function send(route, body = {}, { queued = false, key = Http.newKey() } = {}) {
+    if (busy && !queued) return Promise.resolve(false);
+    const mine = generation;
+    const run = line.then(() => (mine === generation ? post(route, body, key) : false));
+    line = run.catch(() => false);
+    return run;
+  }
+
+  async function post(route, body, key) {
     busy = true;
     document.body.classList.add("busy");
     try {
-      const answer = await Http.post(api + route, body, { key });
+      const data = typeof body === "function" ? body() : body;
+      if (data === null) return false;
+      const answer = await Http.post(api + route, data, { key });
       if (!answer.ok) {
+        generation += 1;
         showError(answer.error);
         if (answer.status && !answer.loggedOut) await load();
         return false;
       }
       showError(null);
-      pad = { rank: null, suit: null };
       const next = applyAnswer(state, answer.data);
       if (next) draw(next);
       else await load();  // something happened in between that this tablet has not seen
@@ -82,14 +126,54 @@
     return next;
   }
 
+  /* The helps, read again when the state moved on and the tablet is between rounds, taking
+     wagers or at a complete coup. */
+  let helpReading = false;
+  async function readHelp() {
+    const game = state && state.round;
+    const wanted = state && state.table.status === "open"
+      && (!inPlay(game) || ["betting", "complete"].includes(game.state));
+    if (!wanted || helpIsCurrent() || helpReading) return;
+    helpReading = true;
+    try {
+      const answer = await Http.getJSON(helpUrl);
+      if (answer.ok && (!help || answer.data.sequence >= help.sequence)) help = answer.data;
+    } finally {
+      helpReading = false;
+    }
+    if (helpIsCurrent()) draw(state);
+    else if (help && state && help.sequence < state.sequence) readHelp();
+  }
+
   function showError(message) {
     const box = $("error");
     box.hidden = !message;
-    box.textContent = message || "";
+    box.textContent = message ? `⚠ ${message}` : "";
+  }
+
+  /* The page's own dialog: a question with a text answer (null: cancelled), or only OK/Cancel
+     when no ``label`` is given. */
+  function ask(title, { label = null, value = "", ok = "OK" } = {}) {
+    const dialog = $("ask");
+    $("ask-title").textContent = title;
+    $("ask-field").hidden = label === null;
+    $("ask-label").textContent = label || "";
+    $("ask-input").value = value;
+    $("ask-input").required = label !== null;
+    $("ask-ok").textContent = ok;
+    dialog.returnValue = "";
+    dialog.showModal();
+    if (label !== null) $("ask-input").focus();
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => {
+        if (dialog.returnValue !== "ok") return resolve(null);
+        resolve(label === null ? true : $("ask-input").value.trim() || null);
+      }, { once: true });
+    });
   }
 
   function button(label, route, body, cls = "") {
-    return el("button", { class: `big ${cls}`, onclick: () => send(route, body()) }, label);
+    return el("button", { type: "button", class: `big ${cls}`, onclick: () => send(route, body()) }, label);
   }
 
   function input(id, attrs = {}) {
@@ -103,29 +187,63 @@
   function draw(next) {
     state = next;
     const t = state.table, shoe = state.shoe, game = state.round;
-    $("t-game").textContent = `${state.rules.title} · ${t.pit} · ${t.status}`;
+    $("t-game").textContent = `${state.rules.title} · ${t.pit}${t.status === "open" ? "" : ` · ${t.status}`}`;
     const facts = $("t-shoe");
     facts.replaceChildren();
-    const fact = (k, v) => facts.append(el("dt", {}, k), el("dd", {}, String(v)));
+    const fact = (k, v) => facts.append(el("div", {}, el("dt", {}, k), el("dd", {}, String(v))));
     if (shoe) {
       fact("Shoe", `${shoe.number} · ${shoe.state_label}`);
       fact("Cards left", shoe.cards_left);
-      if (shoe.cut_card_round) fact("Cut card", `out in round ${shoe.cut_card_round}`);
-      if (shoe.call === "last_hand") fact("Call", "LAST HAND");
-      if (shoe.call === "shoe_over") fact("Call", "Shoe over: reshuffle");
     } else {
       fact("Shoe", "none");
     }
     if (game) fact("Round", `${game.number}${game.simulated ? " (simulated)" : ""} · ${game.state_label}`);
+    if (help && help.curator) {
+      const holder = t.curator_seat;
+      fact("Shoe held by", holder === null ? "nobody" : holder === 0 ? "the dealer" : `seat ${holder}`);
+    }
+    if (help && help.player_dealer) {
+      const pd = t.player_dealer_seat;
+      // The hands banked change only as a round is settled: the helps read last say them.
+      const banked = pd !== null && help.player_dealer.seat === pd ? help.player_dealer.hands : null;
+      const of = banked === null ? "" : `of ${help.player_dealer.rotation}`;
+      const hand = banked === null ? "" : inPlay(game) ? ` · hand ${banked + 1} ${of}` : ` · ${banked} ${of} hands banked`;
+      fact("Player-dealer", pd === null ? "nobody" : `seat ${pd}${hand}`);
+    }
     if (state.deck_change && state.deck_change.due) fact("Decks", "CHANGE DUE");
+    drawCall();
     drawNext();
     drawHands();
     drawSeats();
     drawSteps();
     drawMarkers();
+    readHelp();
   }
 
+  /* "Last hand" and the shoe's end, in a banner nobody misses. */
+  function drawCall() {
+    const shoe = state.shoe, game = state.round;
+    const box = $("call");
+    let text = "", cls = "call";
+    const cut = shoe && shoe.cut_card_round;
+    if (cut && inPlay(game) && game.number === cut + 1) [text, cls] = ["LAST HAND of this shoe", "call last"];
+    else if (cut && inPlay(game) && game.number === cut) [text, cls] = ["Cut card out: one more hand after this one", "call last"];
+    else if (cut && !inPlay(game) && shoe.call === "last_hand") [text, cls] = ["Next round is the LAST HAND", "call last"];
+    else if (shoe && shoe.call === "shoe_over" && !inPlay(game)) [text, cls] = ["Shoe over: collect markers, end the shoe", "call over"];
+    else if (state.deck_change && state.deck_change.due && !inPlay(game)) [text, cls] = ["Decks due for change", "call over"];
+    box.hidden = !text;
+    box.className = cls;
+    box.textContent = text;
+  }
+
+  /* What to do next. Drawn again only when it changed: a button that stays the same stays the
+     same element, so a tap is never lost to a redraw (the helps arriving, a live notice). */
+  let shownNext = "";
   function setNext(title, detail, actions, form) {
+    const shown = JSON.stringify([title, detail, ...actions.map((a) => a.outerHTML),
+      ...(form || []).map((f) => f.outerHTML)]);
+    if (shown === shownNext) return;
+    shownNext = shown;
     $("next-title").textContent = title;
     $("next-detail").textContent = detail || "";
     $("actions").replaceChildren(...actions);
@@ -135,22 +253,15 @@
   function drawNext() {
     const t = state.table, shoe = state.shoe, game = state.round;
     $("card-pad").hidden = true;
+    $("wager-pad").hidden = true;
+    $("correction").hidden = true;
     if (t.status !== "open") {
       return setNext("The table is closed", "", [button("Open the table", "open/", () => ({}))]);
     }
-    if (game && !["settled", "void"].includes(game.state)) return drawRound(game);
-    if (!shoe) {
-      return setNext("Bring decks to the table", "Six to eight decks, or the shuffler's batches.", [
-        button("Decks received", "shoe/receive/", () => ({
-          decks: Number($("decks").value), automatic_shuffler: $("asm").checked,
-          preinspected: $("pre").checked,
-        })),
-      ], [
-        field("Decks", input("decks", { type: "number", min: 1, value: 8 })),
-        field("Automatic shuffler", input("asm", { type: "checkbox" })),
-        field("Pre-inspected and pre-shuffled", input("pre", { type: "checkbox" })),
-      ]);
-    }
+    if (inPlay(game)) return drawRound(game);
+    if (help && help.curator && t.curator_seat === null) return drawShoeOffer();
+    if (help && help.player_dealer && t.player_dealer_seat === null) return drawPositionOffer();
+    if (!shoe) return drawDecks();
     const steps = {
       received: ["Inspect the decks for defects", "shoe/inspect/", "Inspection done"],
       inspected: ["A floorperson verifies the inspection", "shoe/verify/", "Verified (floorperson)"],
@@ -172,11 +283,91 @@
         [field("First card (e.g. 7H, KD)", input("first", { size: 4, autocomplete: "off" }))]);
     }
     const actions = [];
-    if (shoe.call !== "shoe_over") actions.push(button("Place your bets: open the round", "round/open/", () => ({})));
-    actions.push(button("End the shoe", "shoe/end/", () => ({}), "secondary"));
+    const over = shoe.call === "shoe_over";
+    if (!over) actions.push(button("Place your bets: open the round", "round/open/", () => ({})));
+    if (help && help.curator && t.curator_seat) {
+      actions.push(button("Curator passes the shoe", "curator/pass/", () => ({ ordered: false }), "secondary"));
+      actions.push(button("Pass the shoe (dealer's call)", "curator/pass/", () => ({ ordered: true }), "secondary"));
+    }
+    actions.push(button("End the shoe", "shoe/end/", () => ({}), over ? "" : "secondary"));
     if (!shoe.cut_card_round) actions.push(button("Cut card came out", "shoe/cut-card/", () => ({}), "secondary"));
-    setNext(shoe.call === "shoe_over" ? "The shoe is over: collect markers, then end it" : "Ready for the next round",
-      game && game.announcement ? `Last: ${game.announcement}` : "", actions);
+    const title = over ? "The shoe is over: collect markers, then end it"
+      : shoe.call === "last_hand" ? "Ready for the LAST HAND" : "Ready for the next round";
+    setNext(title, game && game.announcement ? `Last: ${game.announcement}` : "", actions);
+  }
+
+  function drawDecks() {
+    const change = state.deck_change;
+    const actions = [button("New decks received", "shoe/receive/", () => ({
+      decks: Number($("decks").value), automatic_shuffler: $("asm").checked,
+      preinspected: $("pre").checked,
+    }))];
+    if (change && !change.every_shoe && !change.due) {
+      actions.push(button("Reshuffle the last shoe's decks", "shoe/receive/", () => ({
+        decks: Number($("decks").value), automatic_shuffler: $("asm").checked, new_decks: false,
+      }), "secondary"));
+    }
+    setNext("Bring decks to the table", "Six to eight decks, or the shuffler's batches.", actions, [
+      field("Decks", input("decks", { type: "number", min: 1, value: 8 })),
+      field("Automatic shuffler", input("asm", { type: "checkbox" })),
+      field("Pre-inspected and pre-shuffled", input("pre", { type: "checkbox" })),
+    ]);
+  }
+
+  /* Big table: the shoe is offered seat by seat in the text's order (004 §7(b), §14(b)). */
+  function drawShoeOffer() {
+    if (!helpIsCurrent()) return setNext("Offer the shoe", "Reading whom to offer it to…", []);
+    const order = help.curator.offer;
+    const next = order.find((s) => !declined.shoe.includes(s));
+    const lost = state.round && state.round.state === "settled" && state.round.winner === "player"
+      && state.round.curator_seat ? `The Banker's hand lost: seat ${state.round.curator_seat} passes the shoe. ` : "";
+    const said = lost + (declined.shoe.length ? `Declined: ${declined.shoe.map((s) => `seat ${s}`).join(", ")}.` : "");
+    const take = (seat) => () => ({ seat, declined: order.slice(0, seat === null ? order.length : order.indexOf(seat)) });
+    if (next === undefined) {
+      return setNext("Nobody takes the shoe", `${said} The dealer deals the shoe.`, [
+        button("The dealer takes the shoe", "curator/", take(null)),
+        el("button", { type: "button", class: "big secondary", onclick: () => { declined.shoe = []; drawNext(); } }, "Offer again"),
+      ]);
+    }
+    setNext(`Offer the shoe to ${seatName(next)}`,
+      `${said} In order: ${order.map((s) => `seat ${s}`).join(", ")}.`.trim(), [
+        el("button", { type: "button", class: "big", onclick: async () => {
+          if (await send("curator/", take(next)())) declined.shoe = [];
+        } }, `Seat ${next} takes the shoe`),
+        el("button", { type: "button", class: "big secondary", onclick: () => { declined.shoe.push(next); drawNext(); } },
+          `Seat ${next} declines`),
+      ]);
+  }
+
+  /* California: the player-dealer position, offered clockwise; it rotates every two hands (001). */
+  function drawPositionOffer() {
+    if (!helpIsCurrent()) return setNext("Offer the player-dealer position", "Reading whom to offer it to…", []);
+    const pd = help.player_dealer;
+    const takeIt = (seat) => el("button", { type: "button", class: "big", onclick: async () => {
+      const order = pd.offer;
+      const before = pd.first ? [] : order.slice(0, order.indexOf(seat));
+      if (await send("player-dealer/", { seat, declined: before })) declined.position = [];
+    } }, `Seat ${seat} takes the position`);
+    if (pd.first) {
+      if (!pd.offer.length) return setNext("Seat the players", "The player-dealer is one of the seated players.", []);
+      return setNext("Who banks the game?", "The player-dealer position: any seated player may take it first.",
+        pd.offer.map(takeIt));
+    }
+    const next = pd.offer.find((s) => !declined.position.includes(s));
+    const was = state.round && state.round.state === "settled" && state.round.player_dealer_seat;
+    const moved = was ? `Seat ${was} banked ${pd.rotation} hands: the position moves on clockwise. ` : "";
+    const said = moved + (declined.position.length ? `Declined: ${declined.position.map((s) => `seat ${s}`).join(", ")}.` : "");
+    if (next === undefined) {
+      return setNext("Nobody takes the player-dealer position", `${said} The game waits for a player-dealer.`, [
+        el("button", { type: "button", class: "big secondary", onclick: () => { declined.position = []; drawNext(); } }, "Offer again"),
+      ]);
+    }
+    setNext(`Offer the player-dealer position to ${seatName(next)}`,
+      `${said} Clockwise: ${pd.offer.map((s) => `seat ${s}`).join(", ")}.`.trim(), [
+        takeIt(next),
+        el("button", { type: "button", class: "big secondary", onclick: () => { declined.position.push(next); drawNext(); } },
+          `Seat ${next} declines`),
+      ]);
   }
 
   function drawShuffle(shoe) {
@@ -207,27 +398,39 @@
       button("Cut made", "shoe/cut/", () => {
         const seat = $("cutter").value ? Number($("cutter").value) : null;
         const order = shoe.cut_offer || [];
-        const declined = seat === null ? order : order.slice(0, order.indexOf(seat));
-        return { seat, declined, position: Number($("pos").value), cover_from_back: Number($("cover").value) };
+        const before = seat === null ? order : order.slice(0, order.indexOf(seat));
+        return { seat, declined: before, position: Number($("pos").value), cover_from_back: Number($("cover").value) };
       }),
     ], [
       field("Accepted by", who),
       field("Cover card, cards from the top", input("pos", { type: "number", value: 60 })),
-      field("Second cover card, cards from the back", input("cover", { type: "number", value: 16 })),
+      field("Second cover card, from the back", input("cover", { type: "number", value: 16 })),
     ]);
   }
 
   function drawRound(game) {
+    if (game.state !== "complete") reporting = false;
+    if (fixing && !CORRECTABLE.includes(game.state)) fixing = null;
+    if (fixing) drawCorrection(game);
     if (game.state === "betting") {
-      return setNext("Place your bets", "Tap a seat to take its wager.", [
-        button("No more bets", "round/no-more-bets/", () => ({}), "stop"),
-      ], wagerForm());
+      const last = state.shoe && state.shoe.cut_card_round && game.number === state.shoe.cut_card_round + 1;
+      const actions = [button("No more bets", "round/no-more-bets/", () => ({}), "stop")];
+      const again = helpIsCurrent() ? help.repeat : [];
+      if (again.length) {
+        actions.push(el("button", { type: "button", class: "big secondary", id: "repeat", "data-wagers": JSON.stringify(again), onclick: () => {
+          for (const w of again) send("round/wagers/", { seat: w.seat, type: w.type, amount: w.amount }, { queued: true });
+        } }, `Repeat last round's wagers (${again.length})`));
+      }
+      drawWagerPad(game);
+      return setNext(last ? "Place your bets: LAST HAND" : "Place your bets",
+        "Tap a seat, the wager, then chips.", actions, bankForm(game));
     }
     if (game.state === "dealing") {
-      $("card-pad").hidden = false;
+      $("card-pad").hidden = fixing !== null;
       $("pad-expected").textContent = game.expected;
       drawPad();
-      return setNext(game.expected || "Deal", "Enter each card as it leaves the shoe.", []);
+      return setNext(game.expected || "Deal", MAY.has("correct_card")
+        ? "Enter each card as it leaves the shoe. Mis-keyed? Tap the card in its hand." : "Enter each card as it leaves the shoe.", []);
     }
     if (game.state === "house_money") {
       const hm = game.wagers.filter((w) => w.type === "house_money");
@@ -241,118 +444,303 @@
       ], form);
     }
     if (game.state === "complete") {
-      return setNext(game.announcement, `${game.drawing}. Collect losing wagers first, then pay in the order listed.`, [
+      if (reporting && !fixing) {
+        $("card-pad").hidden = false;
+        $("pad-expected").textContent = "the card in question";
+        $("card-pad").querySelector("details").open = true;
+        drawPad();
+      }
+      return setNext(game.announcement, `${game.drawing}. Collect the losing wagers first, then pay.`, [
         button("Settle", "round/settle/", () => ({})),
+        el("button", { type: "button", class: "big secondary", onclick: () => {
+          reporting = !reporting;
+          drawNext();
+          drawSteps();
+        } }, reporting ? "No irregularity" : "Irregularity with a card"),
       ]);
     }
     setNext(game.state_label, "", []);
   }
 
-  function wagerForm() {
-    if (selectedSeat === null) return [];
+  /* A mis-keyed card: the right card, and a floorperson's approval (their name and password). */
+  function drawCorrection(game) {
+    $("correction").hidden = false;
+    $("settlement").hidden = true;
+    const hand = fixing.hand === "player" ? "Player" : "Banker";
+    $("c-title").textContent = `Correct card ${fixing.position}, ${face(fixing.card)} to the ${hand}: `
+      + `${fixing.rank && fixing.suit ? face(fixing.rank + fixing.suit) : "which card was it?"}`;
+    const pick = (part, value) => { fixing[part] = value; drawCorrection(game); };
+    $("c-ranks").replaceChildren(...RANKS.map((r) => el("button", {
+      type: "button", class: `key${fixing.rank === r ? " on" : ""}`, onclick: () => pick("rank", r),
+    }, r === "T" ? "10" : r)));
+    $("c-suits").replaceChildren(...SUITS.map(([suit, sym]) => el("button", {
+      type: "button", class: `key suit-${suit}${fixing.suit === suit ? " on" : ""}`,
+      "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[suit], onclick: () => pick("suit", suit),
+    }, sym)));
+    $("c-send").onclick = async () => {
+      if (!fixing.rank || !fixing.suit) return showError("Choose the card that was dealt: its rank and suit.");
+      const body = {
+        position: fixing.position, card: fixing.rank + fixing.suit, reason: $("c-why").value.trim(),
+        floorperson: $("c-who").value.trim(), password: $("c-pass").value,
+      };
+      $("c-pass").value = "";
+      const done = await send("round/corrections/", body);
+      if (done) {
+        fixing = null;
+        $("c-why").value = "";
+        drawNext();
+        drawSteps();
+      }
+    };
+    $("c-cancel").onclick = () => { fixing = null; drawNext(); drawSteps(); };
+  }
+
+  /* California: the player-dealer's bank, what the wagers already commit of it, the fees. */
+  function bankForm(game) {
+    if (game.player_dealer_seat === null || game.player_dealer_seat === undefined) return [];
+    const bank = input("bank", { inputmode: "decimal", autocomplete: "off", value: draft.bank ?? (game.player_dealer_bank || "") });
+    bank.addEventListener("input", () => { draft.bank = bank.value; });
+    const parts = [
+      field(`Seat ${game.player_dealer_seat} banks`, bank),
+      el("button", { type: "button", class: "big", id: "bank-set", onclick: () => send("round/player-dealer-bank/", () => ({ bank: $("bank").value.trim() })).then((ok) => { if (ok) draft.bank = null; }) },
+        game.player_dealer_bank ? "Change the bank" : "Record the bank"),
+    ];
+    const b = helpIsCurrent() && help.bank;
+    if (b) {
+      const lines = [];
+      if (b.bank) {
+        lines.push(el("span", { id: "bank-commit" }, `Bank ${money(b.bank)}: the wagers commit ${money(b.committed)}`
+          + (b.worst_when && cents(b.committed) > 0 ? ` (at worst, ${b.worst_when})` : "") + `, ${money(b.free)} free.`));
+        if (cents(b.short) > 0) lines.push(el("strong", { class: "short" }, ` ${money(b.short)} of the action is beyond the bank: returned uncovered.`));
+      } else {
+        lines.push(el("strong", { class: "short" }, "Record the bank before no more bets."));
+      }
+      const f = help.player_dealer && help.player_dealer.fees;
+      if (f) lines.push(el("span", { id: "bank-fees" }, ` Collection fees this hand: ${money(b.fees)} (${money(f.player)} a bet, ${money(f.player_dealer)} from the player-dealer).`));
+      parts.push(el("p", { class: "bank-figures" }, ...lines));
+    }
+    return parts;
+  }
+
+  function wagerAt(seat, type) {
+    return state.round.wagers.find((w) => w.seat === seat && w.type === type);
+  }
+
+  function drawWagerPad(game) {
+    const pd = game.player_dealer_seat;
+    if (selectedSeat !== null && (!seatOf(selectedSeat) || !seatOf(selectedSeat).player || selectedSeat === pd)) selectedSeat = null;
+    $("wager-pad").hidden = false;
+    const seat = selectedSeat;
+    $("w-seat").textContent = seat === null ? "Tap a seat to take its wagers" : `Seat ${seat}: ${seatOf(seat).player}`;
+    const limit = draft.type && state.limits[draft.type];
+    if (limit && limit.minimum !== limit.maximum) {
+      $("w-seat").append(el("small", { id: "w-limit" }, `${money(limit.minimum)} to ${money(limit.maximum)}`));
+    }
     const offered = state.rules.wagers;
-    const kind = el("select", { id: "w-type" }, ...offered.map((w) => el("option", {
-      value: w, selected: draft.type === w ? "selected" : null,
+    if (draft.type && !offered.includes(draft.type)) draft.type = null;
+    $("w-types").replaceChildren(...offered.map((w) => el("button", {
+      type: "button", class: `type${draft.type === w ? " on" : ""}`, "data-type": w,
+      "aria-pressed": draft.type === w ? "true" : "false",
+      onclick: () => { draft.type = w; drawWagerPad(state.round); },
     }, wagerName(w))));
-    kind.addEventListener("change", () => { draft.type = kind.value; });
-    const amount = input("w-amount", { inputmode: "decimal", placeholder: "100", value: draft.amount });
-    amount.addEventListener("input", () => { draft.amount = amount.value; });
-    const take = el("button", {
-      class: "big",
-      onclick: async () => {
-        const ok = await send("round/wagers/", {
-          seat: selectedSeat, type: kind.value, amount: amount.value.trim(),
-        });
-        if (ok) { draft.amount = ""; drawNext(); }
-      },
-    }, "Take the wager");
-    return [el("h3", {}, `Seat ${selectedSeat}`), field("Wager", kind), field("Amount", amount), take];
+    const ready = seat !== null && draft.type !== null;
+    const fixed = limit && limit.minimum === limit.maximum ? limit.minimum : null;
+    if (fixed) {  // a wager of one amount (Royal 9): one chip places it
+      $("chips").replaceChildren(el("button", {
+        type: "button", class: "chip fixed", disabled: ready ? null : "disabled",
+        onclick: () => send("round/wagers/", { seat, type: draft.type, amount: fixed }, { queued: true }),
+      }, `${wagerName(draft.type)} ${money(fixed)}`));
+    } else {
+      $("chips").replaceChildren(...CHIPS.map((c) => el("button", {
+        type: "button", class: "chip", disabled: ready ? null : "disabled",
+        onclick: () => {
+          const where = { seat, type: draft.type };
+          send("round/wagers/", () => {
+            const now = wagerAt(where.seat, where.type);
+            return { ...where, amount: dollars(cents(now && now.amount) + cents(c)) };
+          }, { queued: true });
+        },
+      }, `+${c}`)));
+    }
+    const amount = $("w-amount");
+    amount.value = draft.amount;
+    amount.oninput = () => { draft.amount = amount.value; };
+    $("w-take").disabled = !ready;
+    $("w-amount").hidden = $("w-take").hidden = Boolean(fixed);
+    $("w-take").textContent = ready && wagerAt(seat, draft.type) ? "Change to this amount" : "Take the wager";
+    $("w-take").onclick = async () => {
+      if (await send("round/wagers/", { seat, type: draft.type, amount: amount.value.trim() })) {
+        draft.amount = "";
+        amount.value = "";
+      }
+    };
+    const mine = seat === null ? [] : game.wagers.filter((w) => w.seat === seat);
+    const actions = mine.map((w) => el("button", {
+      type: "button", class: "small withdraw",
+      onclick: () => send("round/wagers/withdraw/", { seat, type: w.type }),
+    }, `Withdraw ${wagerName(w.type)} ${money(w.amount)}`));
+    if (seat !== null) {
+      actions.push(el("button", { type: "button", class: "small", onclick: async () => {
+        if (await ask(`Seat ${seat} leaves the table?`, { ok: "The player leaves" })) send(`seats/${seat}/leave/`, {});
+      } }, "Player leaves"));
+    }
+    $("w-seat-actions").replaceChildren(...actions);
   }
 
   function drawPad() {
+    const irregular = $("card-pad").querySelector("details");
     const choose = (part, value) => {
       pad[part] = value;
-      $("pad-choice").textContent = `${pad.rank || "?"}${pad.suit || "?"}`;
-      if (pad.rank && pad.suit) {
+      if (pad.rank && pad.suit && irregular.open) {
+        $("pad-choice").textContent = `${face(pad.rank + pad.suit)}: now the irregularity`;
+      } else if (pad.rank && pad.suit) {
         const card = pad.rank + pad.suit;
-        send("round/cards/", { card });
+        pad = { rank: null, suit: null };
+        $("pad-choice").textContent = `${card} sent`;
+        send("round/cards/", { card }, { queued: true });
+      } else {
+        $("pad-choice").textContent = `${pad.rank || "?"}${pad.suit || "?"}`;
       }
-      drawPad();
+      drawKeys();
     };
-    $("ranks").replaceChildren(...RANKS.map((r) => el("button", {
-      class: `key${pad.rank === r ? " on" : ""}`, onclick: () => choose("rank", r),
-    }, r === "T" ? "10" : r)));
-    $("suits").replaceChildren(...SUITS.map(([s, sym]) => el("button", {
-      class: `key suit-${s}${pad.suit === s ? " on" : ""}`, onclick: () => choose("suit", s),
-    }, sym)));
-    const irregular = (kind, disclosed, seen) => el("button", {
-      class: "secondary", onclick: () => {
+    const drawKeys = () => {
+      $("ranks").replaceChildren(...RANKS.map((r) => el("button", {
+        type: "button", class: `key${pad.rank === r ? " on" : ""}`, onclick: () => choose("rank", r),
+      }, r === "T" ? "10" : r)));
+      $("suits").replaceChildren(...SUITS.map(([s, sym]) => el("button", {
+        type: "button", class: `key suit-${s}${pad.suit === s ? " on" : ""}`, "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s],
+        onclick: () => choose("suit", s),
+      }, sym)));
+    };
+    drawKeys();
+    irregular.ontoggle = () => {
+      $("pad-choice").textContent = irregular.open ? "the card, then the irregularity" : "—";
+    };
+    const report = (kind, disclosed, seen) => el("button", {
+      type: "button", class: "big secondary", onclick: async () => {
         if (!pad.rank || !pad.suit) return showError("Choose the card's rank and suit first, then the irregularity.");
-        send("round/irregularities/", { kind, card: pad.rank + pad.suit, disclosed });
+        const card = pad.rank + pad.suit;
+        pad = { rank: null, suit: null };
+        if (await send("round/irregularities/", { kind, card, disclosed })) {
+          irregular.open = false;
+          reporting = false;
+          drawNext();
+          drawSteps();
+        }
       },
     }, capitalized(LABELS.irregularities[kind] || kind) + (seen ? `, ${seen}` : ""));
     $("irregular-actions").replaceChildren(
-      irregular("card_drawn_in_error", false, "not seen"),
-      irregular("card_drawn_in_error", true, "seen"),
-      irregular("unauthorized_player_third", false, "not seen"),
-      irregular("unauthorized_player_third", true, "seen"),
-      irregular("card_face_up", true, ""),
+      report("card_drawn_in_error", false, "not seen"),
+      report("card_drawn_in_error", true, "seen"),
+      report("unauthorized_player_third", false, "not seen"),
+      report("unauthorized_player_third", true, "seen"),
+      report("card_face_up", true, ""),
     );
   }
 
-  function cardFace(code) {
-    const red = code.endsWith("H") || code.endsWith("D");
+  function face(code) {
     const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
-    const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
-    return el("span", { class: `playing${red ? " red" : ""}` }, rank, sym);
+    return `${code.slice(0, -1) === "T" ? "10" : code.slice(0, -1)}${sym}`;
+  }
+
+  /* A card of a hand; while the round is dealt, a tap starts its correction. */
+  function cardFace(dealt, game) {
+    const code = dealt.card;
+    const red = code.endsWith("H") || code.endsWith("D");
+    const cls = `playing${red ? " red" : ""}${fixing && fixing.position === dealt.position ? " fixing" : ""}`;
+    if (!MAY.has("correct_card") || !CORRECTABLE.includes(game.state)) return el("span", { class: cls }, face(code));
+    return el("button", {
+      type: "button", class: cls, "data-position": dealt.position,
+      "aria-label": `Correct card ${dealt.position}, ${face(code)}`,
+      onclick: () => {
+        fixing = { position: dealt.position, card: code, hand: dealt.hand, rank: null, suit: null };
+        drawNext();
+        drawHands();
+      },
+    }, face(code));
   }
 
   function drawHands() {
     const game = state.round;
-    const show = game && game.cards.length;
+    const found = game && inPlay(game) ? game.irregularities || [] : [];
+    $("irregularities").replaceChildren(...found.map((i) => el("li", {},
+      el("strong", {}, `${capitalized(LABELS.irregularities[i.kind] || i.kind)}, ${face(i.card)}: `), i.instruction)));
+    const show = game && (game.cards.length || found.length);
     $("hands").hidden = !show;
+    const of = (hand) => (show ? game.cards.filter((c) => c.hand === hand).map((c) => cardFace(c, game)) : []);
+    $("p-cards").replaceChildren(...of("player"));
+    $("b-cards").replaceChildren(...of("banker"));
     if (!show) return;
-    $("p-cards").replaceChildren(...game.player.map(cardFace));
-    $("b-cards").replaceChildren(...game.banker.map(cardFace));
     $("p-total").textContent = game.player_total ?? "";
     $("b-total").textContent = game.banker_total ?? "";
     $("p-turner").textContent = game.player_turner ? `Cards to seat ${game.player_turner}` : "";
     $("b-turner").textContent = game.banker_turner ? `Cards to seat ${game.banker_turner}` : "";
-    $("announcement").textContent = game.announcement || "";
+    // The announcement is the next step's title (or "Last: ..."), not said twice.
+    $("announcement").textContent = "";
   }
 
   function drawSeats() {
     const game = state.round;
-    const wagers = game && !["settled", "void"].includes(game.state) ? game.wagers : [];
+    const wagers = inPlay(game) ? game.wagers : [];
     const markers = state.markers;
+    const betting = game && game.state === "betting";
+    const pd = inPlay(game) ? game.player_dealer_seat : state.table.player_dealer_seat;
+    const curator = state.table.curator_seat;
     $("seats").replaceChildren(...state.seats.map((seat) => {
       const mine = wagers.filter((w) => w.seat === seat.number);
       const owed = markers.filter((m) => m.seat === seat.number);
-      const betting = game && game.state === "betting" && seat.player;
+      const takes = betting && seat.player && seat.number !== pd;
+      const roles = [];
+      if (pd === seat.number) roles.push(el("div", { class: "role" }, "Player-dealer"));
+      if (curator && curator === seat.number) roles.push(el("div", { class: "role" }, "Holds the shoe"));
       return el("div", {
-        class: `seat${seat.player ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}`,
+        class: `seat${seat.player ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
+        "data-seat": seat.number,
+        role: takes ? "button" : null, tabindex: takes ? "0" : null,
         onclick: () => {
-          if (betting) { selectedSeat = seat.number; drawNext(); drawSeats(); }
+          if (takes) { selectedSeat = seat.number; drawWagerPad(state.round); drawSeats(); }
         },
       },
-      el("div", { class: "seat-no" }, String(seat.number)),
-      el("div", { class: "seat-who" }, seat.player || "empty"),
-      ...mine.map((w) => el("div", { class: `wager w-${w.type}` }, `${wagerName(w.type)} ${money(w.amount)}`)),
+      el("div", { class: "seat-head" }, el("span", { class: "seat-no" }, String(seat.number)),
+        el("span", { class: "seat-who" }, seat.player || "empty")),
+      ...roles,
+      ...mine.map((w) => el("div", { class: `wager w-${w.type}` }, `${wagerName(w.type).replace(/ Progressive$/, "")} ${money(w.amount)}`,
+        ...(w.type === "royal9" ? royalOf(seat.number) : []))),
       ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)),
       !seat.player && state.table.status === "open" ? el("button", {
-        class: "small", onclick: (e) => {
+        type: "button", class: "small", onclick: async (e) => {
           e.stopPropagation();
-          const name = prompt(`Who sits at seat ${seat.number}?`);
+          const name = await ask(`Seat a player at seat ${seat.number}`, { label: "Name or description", ok: "Seat the player" });
           if (name) send(`seats/${seat.number}/sit/`, { player: name });
         },
       }, "Seat a player") : "");
     }));
   }
 
+  /* A chair with a Royal 9 wager: its Personal King-9 combination, pre-printed on the layout. */
+  function royalOf(seat) {
+    const royal = help && help.royal9;
+    if (!royal || !royal.personal[seat]) return [];
+    const cards = royal.personal[seat].map(face).join(" ");
+    return [" ", el("span", { class: "personal", title: `Personal King-9: ${cards}` }, cards)];
+  }
+
   function drawSteps() {
     const game = state.round;
-    const steps = game ? game.steps : [];
+    if (fixing || (reporting && game && game.state === "complete")) {
+      $("settlement").hidden = true;
+      return;
+    }
+    let steps = game ? game.steps : [];
+    let title = "Settlement, in order";
+    if (game && game.state === "complete" && helpIsCurrent() && help.preview) {
+      steps = help.preview;
+      title = "To settle, in order";
+    } else if (game && game.state === "settled") {
+      title = `Round ${game.number} settled, in order`;
+    }
     $("settlement").hidden = !steps.length;
+    $("settlement-title").textContent = title;
     $("steps").replaceChildren(...steps.map((s) => el("li", { class: `step a-${s.action}` },
       el("strong", {}, stepName(s.action)), ` seat ${s.seat} `,
       s.type ? `${wagerName(s.type)} ` : "", el("span", { class: "amt" }, money(s.amount)))));
@@ -362,12 +750,14 @@
     $("markers-card").hidden = !state.markers.length;
     $("markers").replaceChildren(...state.markers.map((m) => el("li", {},
       `Seat ${m.seat}${m.player ? ` (${m.player})` : ""}: ${money(m.amount)} `,
-      el("button", { class: "small", onclick: () => send(`markers/${m.id}/collect/`) }, "Collected"),
-      el("button", { class: "small secondary", onclick: () => {
-        const reason = prompt("Why is the vigorish not collected? (goes on the Complimentary Vigorish Form)");
+      el("button", { type: "button", class: "small", onclick: () => send(`markers/${m.id}/collect/`) }, "Collected"),
+      el("button", { type: "button", class: "small secondary", onclick: async () => {
+        const reason = await ask("Complimentary Vigorish Form", { label: "Why is the vigorish not collected?", ok: "Request the form" });
         if (reason) send(`markers/${m.id}/form/`, { reason });
       } }, "Vigorish form"))));
   }
+
+  $("error").addEventListener("click", () => showError(null));
 
   load().then(() => {
     const shown = state ? { sequence: state.sequence } : {};

@@ -21,7 +21,7 @@ def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser)
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#next-title:text-is('Place your bets')")
     page.click(".seat:has(.seat-no:text-is('1'))")
-    page.select_option("#w-type", "banker")
+    page.click("#w-types button[data-type='banker']")
     page.fill("#w-amount", "6000")
     page.click("text=Take the wager")
     page.wait_for_selector("#error:not([hidden])")
@@ -70,11 +70,11 @@ def test_the_tablet_offers_the_tables_wagers_by_the_engines_labels_in_layout_ord
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#next-title:text-is('Place your bets')")
     page.click(".seat:has(.seat-no:text-is('2'))")
-    shown = page.locator("#w-type option").all_inner_texts()
+    shown = page.locator("#w-types button").all_inner_texts()
     assert shown == offered
     assert shown[:4] == ["Player", "Banker", "Tie", "Dragon Bonus on Player"]
     assert shown[-1] == "Royal 9 Progressive"
-    page.select_option("#w-type", "dragon_bonus_player")
+    page.click("#w-types button[data-type='dragon_bonus_player']")
     page.fill("#w-amount", "100")
     page.click("text=Take the wager")
     page.wait_for_selector(".wager:text('Dragon Bonus on Player $100.00')")
