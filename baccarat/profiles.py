@@ -437,6 +437,8 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
             if not value.is_finite():
                 raise ValueError
             return value
+        if key == "collection_fees":
+            return _collection_fees(raw)
         if isinstance(current, frozenset | tuple) and not isinstance(raw, list | tuple):
             raise TypeError
         if isinstance(current, frozenset):
@@ -448,6 +450,27 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
     except (ValueError, TypeError, ArithmeticError):
         raise RulesError(f"'{raw}' is not a valid value for the option '{key}'.") from None
     raise RulesError(f"The option '{key}' cannot be overridden here.")
+
+
+def _collection_fees(raw: Any) -> CollectionFees | None:
+    """California collection fees, as the cardroom sets them (001 leaves the amounts to it, per
+    table limit): fixed amounts of at least zero; unnamed ones keep their default."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TypeError
+    names = {f.name for f in dataclasses.fields(CollectionFees)}
+    if not set(raw) <= names:
+        raise ValueError
+    fees: dict[str, Decimal] = {}
+    for name, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
+            raise TypeError
+        amount = Decimal(str(value))
+        if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+            raise ValueError
+        fees[name] = amount
+    return CollectionFees(**fees)
 
 
 __all__ = [

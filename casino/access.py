@@ -89,6 +89,21 @@ PIT_WATCHERS = STAFF - {roles.DEALER}
 #: administrator, who runs the system and no table, may).
 SURVEILLANCE_ROOM = frozenset({roles.SURVEILLANCE, ADMINISTRATOR})
 _INDEPENDENT = "the surveillance room is independent of the gaming operation it watches"
+#: The accounting department (and the administrator).
+ACCOUNTS = frozenset({roles.ACCOUNTING, ADMINISTRATOR})
+
+
+def _accounts(doing: str) -> Rule:
+    return Rule(ACCOUNTS, doing, f"Only accounting may {doing}.")
+
+
+#: The people of a Complimentary Vigorish Form: the three who sign it, and the floor.
+FORM_SIGNERS = frozenset({roles.DEALER, roles.PIT_BOSS, roles.PIT_CLERK})
+FORM_PEOPLE = frozenset({*FORM_SIGNERS, roles.FLOORPERSON, ADMINISTRATOR})
+
+
+def _clerk(doing: str) -> Rule:
+    return Rule(frozenset({roles.PIT_CLERK}), doing)
 
 
 def _table_staff(doing: str) -> Rule:
@@ -138,6 +153,9 @@ RULES: Mapping[str, Rule] = {
     "command:leave_seat": _table_staff("clear a seat"),
     "command:file_rules": _supervisors("change a table's rules"),
     "command:set_limit": _supervisors("change table limits"),
+    "command:set_seat_count": _supervisors("change the number of seats"),
+    "command:file_pit_procedure": _supervisors("change the pit's settlement procedure"),
+    "page:floor_table_rules": Rule(PIT_CONSOLE, "read a table's Rules Submission"),
     "command:take_shoe": _table_staff("record who holds the shoe"),
     "command:pass_shoe": _table_staff("pass the shoe"),
     "command:take_player_dealer": _table_staff("record the player-dealer"),
@@ -161,15 +179,77 @@ RULES: Mapping[str, Rule] = {
     "command:no_more_bets": _table_staff("call no more bets"),
     "command:relinquish_cards": _table_staff("record who turns the cards"),
     "command:deal_card": _table_staff("deal cards"),
+    "command:correct_card": _table_staff("correct a mis-keyed card"),
     "command:settle_house_money_wagers": _table_staff("settle House Money"),
     "command:settle_round": _table_staff("settle a round"),
     "command:void_round": _table_staff("void a round"),
     "command:report_irregularity": _table_staff("report an irregularity"),
     "command:collect_marker": _table_staff("collect vigorish"),
     "command:request_vigorish_form": _table_staff("request a Complimentary Vigorish Form"),
+    # Complimentary Vigorish Forms (002 (c)(3)(iii)): only pit clerks reach unused forms; the
+    # dealer, pit boss and clerk each sign on their own screen; the dealer deposits the original
+    # before the pit boss and clerk who signed; the clerk forwards the duplicates to accounting.
+    "page:vigorish_forms": Rule(FORM_PEOPLE, "open the Complimentary Vigorish Forms"),
+    "page:vigorish_form_pdf": Rule(FORM_PEOPLE, "print a Complimentary Vigorish Form"),
+    "command:receive_form_series": _clerk("receive a series of Complimentary Vigorish Forms"),
+    "command:prepare_vigorish_form": _clerk("prepare a Complimentary Vigorish Form"),
+    "command:void_blank_vigorish_form": _clerk("void an unused Complimentary Vigorish Form"),
+    "command:sign_vigorish_form": Rule(FORM_SIGNERS, "sign a Complimentary Vigorish Form"),
+    "command:record_patron_signature": Rule(
+        frozenset({roles.DEALER, roles.PIT_BOSS}), "record the patron's signature or statement"
+    ),
+    "command:deposit_vigorish_form": Rule(
+        frozenset({roles.DEALER}), "deposit a form's original in the drop box"
+    ),
+    "command:witness_vigorish_deposit": Rule(
+        frozenset({roles.PIT_BOSS, roles.PIT_CLERK}), "witness a form's deposit"
+    ),
+    "command:void_vigorish_form": _clerk("mark a Complimentary Vigorish Form VOID"),
+    "command:sign_void_vigorish_form": Rule(
+        frozenset({roles.PIT_BOSS}), "sign a VOID Complimentary Vigorish Form"
+    ),
+    "command:forward_vigorish_duplicates": _clerk("forward form duplicates to accounting"),
+    # Progressives (004 §13(i)-(j)): everyone on staff reads the meters (the table display shows
+    # them to the players); the floor sets them up and pays must-hit wins.
+    "page:progressives": Rule(STAFF, "watch the progressive meters"),
+    "page:progressives-state": Rule(STAFF, "watch the progressive meters"),
+    "command:set_star_option": _supervisors("change the Star progressive's option"),
+    "command:configure_must_hit": _supervisors("set up a must-hit progressive"),
+    "command:set_must_hit_configuration": _supervisors("change a must-hit configuration"),
+    "command:link_must_hit": _supervisors("link a table to a must-hit progressive"),
+    "command:unlink_must_hit": _supervisors("unlink a table from a must-hit progressive"),
+    "command:pay_must_hit_win": _supervisors("pay a must-hit progressive win"),
+    # Dealers: the floor assigns a dealer to a table and relieves them (tablegame.dealers).
+    "page:dealers": Rule(PIT_CONSOLE, "see which dealer works which table"),
+    "command:assign_dealer": _supervisors("assign a dealer to a table"),
+    "command:relieve_dealer": _supervisors("relieve a dealer"),
+    # Alerts of the pit's watch (pit.alerts): the console's people see them; a supervisor
+    # acknowledges them.
+    "page:alerts": Rule(PIT_CONSOLE, "see the pit's alerts"),
+    "command:acknowledge_alert": _supervisors("acknowledge an alert"),
     # Inside an action: a dealer voids a round only when the shoe runs out (000 §13(e)); a
     # supervisor may void it for another reason.
     "authority:void_any_round": _supervisors("void a round while the shoe still holds cards"),
+    # A mis-keyed card is corrected on the dealer's tablet with a supervisor's approval.
+    "authority:approve_card_correction": _supervisors("approve the correction of a mis-keyed card"),
+    # Accounting (issue 13): the reports and the count are the accounting department's; the pit
+    # requests fills and credits and counts its trays; reopening a closed day needs a senior person.
+    "page:accounting:day": _accounts("read the accounting reports"),
+    "page:accounting:day-csv": _accounts("read the accounting reports"),
+    "page:accounting:day-pdf": _accounts("read the accounting reports"),
+    "page:accounting:master": _accounts("read the accounting reports"),
+    "page:accounting:close": _accounts("close or reopen a gaming day"),
+    "page:accounting:drop": _accounts("enter a drop count"),
+    "page:accounting:inventory": Rule(SUPERVISORS | ACCOUNTS, "record a table inventory"),
+    "page:accounting:slip": Rule(PIT_CONSOLE | ACCOUNTS, "request a fill or credit"),
+    "page:accounting:slip-void": Rule(SUPERVISORS | ACCOUNTS, "void a fill or credit"),
+    "authority:witness_slip_void": Rule(SUPERVISORS | ACCOUNTS, "witness a void fill or credit"),
+    "authority:count_drop": _accounts("count a drop box"),
+    "authority:reopen_gaming_day": Rule(
+        frozenset({ADMINISTRATOR}),
+        "approve reopening a closed gaming day",
+        "Only an administrator, a senior person, may approve reopening a closed gaming day.",
+    ),
 }
 
 #: Pages anyone may open, logged in or not: logging in and out, and the API's description.

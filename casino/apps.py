@@ -8,5 +8,5 @@ class CasinoConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Counts failed sign-ins (the user_login_failed receiver) to lock usernames out.
-        from casino import signin  # noqa: F401
+        # Records lock-outs (axes' user_locked_out receiver); starts a session's idle clock.
+        from casino import sessions, signin  # noqa: F401

@@ -1,12 +1,15 @@
-"""Sign-in: a username is locked out after too many failed attempts, and that is recorded.
+"""Sign-in: failed attempts are recorded and lock the username out, with django-axes.
 
-Every failed sign-in (Django's ``user_login_failed`` signal, sent by ``authenticate()`` from the
-login page, the admin's and the API's) is kept as a :class:`~casino.models.SignInFailure`. The
-``SIGN_IN_FAILURES_BEFORE_LOCKOUT``-th failure (5) within ``SIGN_IN_LOCKOUT`` (15 minutes) locks
-the username for ``SIGN_IN_LOCKOUT``: :class:`LockoutBackend` then refuses it even with the right
-password, the sign-in forms say so and until when, and a ``UserLockedOut`` event goes into the
-casino's own chain (no pit, no table) of the deployment's casino, the first by pk
-(:func:`casino.record.deployment_casino`). Attempts while locked are refused without counting.
+django-axes (``axes`` in ``INSTALLED_APPS``, its middleware, and :class:`SignInBackend`, axes'
+backend, as the ``AUTHENTICATION_BACKENDS``) keeps every failed sign-in (``AccessAttempt``, and
+the failure log ``AccessFailureLog``) from the login page and the admin's. The
+``SIGN_IN_FAILURES_BEFORE_LOCKOUT``-th failure (5; ``AXES_FAILURE_LIMIT``) locks the username
+(``AXES_LOCKOUT_PARAMETERS``) for ``SIGN_IN_LOCKOUT_SECONDS`` (15 minutes; ``AXES_COOLOFF_TIME``)
+after the last failure: it is refused even with the right password, and the sign-in forms say so
+and until when (:func:`lockout_page`, axes' ``AXES_LOCKOUT_CALLABLE``, and the forms' own check).
+Axes' ``user_locked_out`` signal puts a ``UserLockedOut`` event in the casino's own chain (no pit,
+no table) of the deployment's casino, the first by pk (:func:`casino.record.deployment_casino`),
+once per lock-out. Attempts while locked are refused without counting.
 """
 
 from __future__ import annotations
@@ -15,87 +18,33 @@ import datetime
 import logging
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from axes.backends import AxesBackend
+from axes.models import AccessAttempt
+from axes.signals import user_locked_out
 from django.conf import settings
+from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.signals import user_login_failed
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Sum
 from django.dispatch import receiver
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 
 from casino.events import UserLockedOut
-from casino.models import Casino, SignInFailure, SignInLock
+from casino.models import Event
 from casino.record import deployment_casino, record_casino_event
 
 logger = logging.getLogger(__name__)
-USERNAME_MAX_LENGTH = SignInLock._meta.get_field("username").max_length or 150
 
 
-def lockout_window() -> datetime.timedelta:
-    """How far back failures count, and how long a lock-out lasts."""
-    return datetime.timedelta(seconds=settings.SIGN_IN_LOCKOUT_SECONDS)
-
-
-def locked_until(username: str, now: datetime.datetime | None = None) -> datetime.datetime | None:
-    """When the username's lock-out ends; None when it may sign in."""
-    now = now or timezone.now()
-    return (
-        SignInLock.objects.filter(username=username[:USERNAME_MAX_LENGTH], until__gt=now)
-        .values_list("until", flat=True)
-        .first()
-    )
-
-
-def note_failure(username: str, now: datetime.datetime | None = None) -> datetime.datetime | None:
-    """Count a failed sign-in; lock the username out (and record it) if that makes too many.
-    Returns the end of the lock-out the username is under, if any."""
-    now = now or timezone.now()
-    username = username[:USERNAME_MAX_LENGTH]
-    casino = deployment_casino()
-    with transaction.atomic():
-        if casino is not None:
-            # One failure at a time: two at once would both see the fifth and lock twice.
-            list(Casino.objects.select_for_update().filter(pk=casino.pk).values_list("pk"))
-        until = locked_until(username, now)
-        if until is not None:
-            return until
-        since = now - lockout_window()
-        SignInFailure.objects.filter(at__lte=since).delete()  # the window has moved past them
-        SignInFailure.objects.create(username=username, at=now)
-        failures = SignInFailure.objects.filter(username=username, at__gt=since).count()
-        if failures < settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT:
-            return None
-        until = now + lockout_window()
-        SignInLock.objects.update_or_create(username=username, defaults={"until": until})
-        SignInFailure.objects.filter(username=username).delete()
-        payload = UserLockedOut(
-            username=username,
-            failures=failures,
-            until=until.astimezone(datetime.UTC).isoformat(timespec="seconds"),
-        )
-        if casino is None:
-            logger.warning("No casino yet: %s not recorded", payload.describe())
-        else:
-            record_casino_event(casino, actor=None, payload=payload)
-        return until
-
-
-@receiver(user_login_failed)
-def count_failed_sign_in(
-    sender: Any, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
-) -> None:
-    username = credentials.get("username")
-    if isinstance(username, str) and username:
-        note_failure(username)
-
-
-class LockoutBackend(ModelBackend):
-    """Django's username and password check, refusing a username that is locked out."""
+class SignInBackend(AxesBackend):  # type: ignore[misc]
+    """Axes' lock-out check (the password is checked by Django's ``ModelBackend``, next in
+    ``AUTHENTICATION_BACKENDS``). A sign-in with no request (the test client's ``login()``, a
+    shell) has no client to count failures for: it is left to the password check alone."""
 
     def authenticate(
         self,
@@ -104,20 +53,60 @@ class LockoutBackend(ModelBackend):
         password: str | None = None,
         **kwargs: Any,
     ) -> User | None:
-        if username and locked_until(username) is not None:
-            raise PermissionDenied(f"{username} is locked out")  # stops every other backend
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        if request is None:
+            return None
+        super().authenticate(request, username=username, password=password, **kwargs)
+        return None  # allowed: the next backend checks the password
 
-    async def aauthenticate(
-        self,
-        request: HttpRequest | None,
-        username: str | None = None,
-        password: str | None = None,
-        **kwargs: Any,
-    ) -> User | None:
-        if username and await sync_to_async(locked_until)(username) is not None:
-            raise PermissionDenied(f"{username} is locked out")
-        return await super().aauthenticate(request, username=username, password=password, **kwargs)
+
+def lockout_parameters(request: Any, credentials: dict[str, Any] | None = None) -> list[str]:
+    """What a lock-out locks (axes' ``AXES_LOCKOUT_PARAMETERS``): the account, its failures counted
+    across every address and browser, so rotating them gains a guesser nothing. Not the address:
+    the floor's tablets reach the server through one proxy and would lock each other out."""
+    return ["username"]
+
+
+def lockout_window() -> datetime.timedelta:
+    """How long a lock-out lasts after the last failure (and how far back failures count)."""
+    return datetime.timedelta(seconds=settings.SIGN_IN_LOCKOUT_SECONDS)
+
+
+def locked_until(username: str, now: datetime.datetime | None = None) -> datetime.datetime | None:
+    """When the username's lock-out ends; None when it may sign in."""
+    now = now or timezone.now()
+    attempts = AccessAttempt.objects.filter(
+        username=username, attempt_time__gt=now - lockout_window()
+    ).aggregate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
+    failures, last = attempts["failures"] or 0, attempts["last"]
+    if last is None or failures < settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT:
+        return None
+    until: datetime.datetime = last + lockout_window()
+    return until
+
+
+@receiver(user_locked_out)
+def record_lock_out(
+    sender: Any, request: HttpRequest | None = None, username: str | None = None, **kwargs: Any
+) -> None:
+    """Axes locked ``username`` out: the casino's own chain records it (once per lock-out)."""
+    if not username:
+        return
+    until = locked_until(username) or timezone.now() + lockout_window()
+    since = until - lockout_window() - lockout_window()
+    if Event.objects.filter(
+        action=UserLockedOut.kind.value, data__username=username, created_at__gt=since
+    ).exists():
+        return  # axes tells again of a username already locked out
+    payload = UserLockedOut(
+        username=username,
+        failures=settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT,
+        until=until.astimezone(datetime.UTC).isoformat(timespec="seconds"),
+    )
+    casino = deployment_casino()
+    if casino is None:
+        logger.warning("No casino yet: %s not recorded", payload.describe())
+    else:
+        record_casino_event(casino, actor=None, payload=payload)
 
 
 def lockout_message(username: str, until: datetime.datetime) -> str:
@@ -140,13 +129,8 @@ class LockoutFormMixin:
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
         if username:
-            self._refuse_if_locked(username)
-        try:
-            cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
-        except ValidationError:
-            if username:
-                self._refuse_if_locked(username)  # the failure that just locked it says so
-            raise
+            self._refuse_if_locked(username)  # before authenticate(): no failure is counted
+        cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
         return cleaned
 
     def _refuse_if_locked(self, username: str) -> None:
@@ -162,3 +146,21 @@ class SignInForm(LockoutFormMixin, AuthenticationForm):
 
 class AdminSignInForm(LockoutFormMixin, AdminAuthenticationForm):
     """The admin's login form."""
+
+
+def lockout_page(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponseBase:
+    """Axes' answer to the failure that locks a username out (``AXES_LOCKOUT_CALLABLE``): the same
+    sign-in page again, whose form now says until when."""
+    page: HttpResponseBase
+    if request.path.startswith("/admin/"):
+        page = admin.site.login(request)
+    else:
+        page = auth_views.LoginView.as_view(authentication_form=SignInForm)(request)
+    # Returned by axes' middleware after the view, past Django's rendering of template responses.
+    render = getattr(page, "render", None)
+    rendered: HttpResponseBase = render() if callable(render) else page
+    return rendered

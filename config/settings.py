@@ -9,6 +9,7 @@ owner's URL instead (README "The record", docker-compose.yml's ``migrate`` servi
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
@@ -70,8 +71,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "casino",
     "tablegame",
     "pit",
@@ -89,6 +90,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Sessions expire when idle (SESSION_IDLE_SECONDS; casino/sessions.py).
+    "casino.sessions.IdleSessionMiddleware",
+    # django-axes last: the answer to a failed sign-in that locks the username out.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -137,11 +142,21 @@ RECORD_SIGNING_KEY_FILE = os.environ.get("RECORD_SIGNING_KEY_FILE") or (
 RECORD_SIGNING_KEY_GENERATE = DEBUG
 RECORD_VERIFY_KEY_FILE = os.environ.get("RECORD_VERIFY_KEY_FILE", "")
 RECORD_CHECKPOINT_SECONDS = int(os.environ.get("RECORD_CHECKPOINT_SECONDS", "300"))
+# A dealer with no assignment may act at no table (tablegame/dealers.py); off, only an assigned
+# dealer is tied to their table (the demo and the load benchmark deal with one unassigned dealer).
+DEALERS_ACT_ONLY_WHERE_ASSIGNED = env_bool(
+    os.environ, "DEALERS_ACT_ONLY_WHERE_ASSIGNED", default=False
+)
+PIT_ALERT_SECONDS = float(os.environ.get("PIT_ALERT_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {
     "checkpoint-the-record": {
         "task": "casino.tasks.checkpoint_record",
         "schedule": float(RECORD_CHECKPOINT_SECONDS),
     },
+    # The pit's watch: alerts for what at a table needs a supervisor (pit/alerts.py).
+    "watch-the-tables": {"task": "pit.tasks.watch_tables", "schedule": PIT_ALERT_SECONDS},
+    # Accounting: close each gaming day once it is due (accounting.services.days_due).
+    "close-gaming-days": {"task": "accounting.tasks.close_gaming_days", "schedule": 900.0},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -151,10 +166,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Username and password, refused while the username is locked out after
-# SIGN_IN_FAILURES_BEFORE_LOCKOUT failures within SIGN_IN_LOCKOUT_SECONDS (casino/signin.py).
-AUTHENTICATION_BACKENDS = ["casino.signin.LockoutBackend"]
+# SIGN_IN_FAILURES_BEFORE_LOCKOUT failures within SIGN_IN_LOCKOUT_SECONDS: django-axes
+# (casino/signin.py).
+AUTHENTICATION_BACKENDS = [
+    "casino.signin.SignInBackend",  # axes: refused while locked out
+    "django.contrib.auth.backends.ModelBackend",  # the password
+]
 SIGN_IN_FAILURES_BEFORE_LOCKOUT = 5
 SIGN_IN_LOCKOUT_SECONDS = 15 * 60
+AXES_FAILURE_LIMIT = SIGN_IN_FAILURES_BEFORE_LOCKOUT
+AXES_COOLOFF_TIME = datetime.timedelta(seconds=SIGN_IN_LOCKOUT_SECONDS)
+AXES_LOCKOUT_PARAMETERS = "casino.signin.lockout_parameters"  # the account, from anywhere
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "casino.signin.lockout_page"
+AXES_VERBOSE = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failed sign-in, kept (the last 1,000 per user)
+# A session ends after this long without a request (casino/sessions.py).
+SESSION_IDLE_SECONDS = int(os.environ.get("SESSION_IDLE_SECONDS", str(30 * 60)))
+SESSION_COOKIE_AGE = SESSION_IDLE_SECONDS
+# An API token stops working this long after it was issued (tablegame/api/tokens.py).
+API_TOKEN_DAYS = int(os.environ.get("API_TOKEN_DAYS", "30"))
 LOGIN_URL = "/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/login/"
@@ -171,9 +202,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Token first: a request without credentials is answered 401 with "WWW-Authenticate: Token".
-    # Tokens: `python manage.py drf_create_token USERNAME`, or /admin/ "Tokens".
+    # Tokens: `python manage.py issue_token USERNAME` (kept hashed, expiring; revoked in /admin/).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tablegame.api.tokens.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -16,7 +16,12 @@ from tablegame import views_home
 urlpatterns = [
     path("", views_home.home, name="home"),
     path("floor/", pit_views.floor, name="floor"),
+    path("progressives/", include("pit.progressives")),
+    path("alerts/", include("pit.alerts_views")),
+    path("dealers/", include("pit.dealers")),
+    path("floor/", include("pit.urls")),
     path("surveillance/", include("surveillance.urls")),
+    path("accounting/", include("accounting.urls")),
     path("login/", auth_views.LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -32,3 +32,7 @@ class PitConsumer(Watch):
         if not await _pit_exists(self.pit_id):
             return None
         return {"pit": self.pit_id, "tables": await sequences(self.pit_id)}
+
+    async def pit_alert(self, event: dict[str, Any]) -> None:
+        """An alert raised or acknowledged (``pit.alerts``): the console reloads its panel."""
+        await self.send_json({"type": "alert", **{k: v for k, v in event.items() if k != "type"}})

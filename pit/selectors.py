@@ -5,11 +5,21 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
 from casino.models import Pit
-from tablegame.models import DeckChange, Round, Shoe, Table, VigorishMarker
+from tablegame.models import (
+    DeckChange,
+    Round,
+    Seat,
+    Shoe,
+    Table,
+    TableLimit,
+    VigorishForm,
+    VigorishFormSeries,
+    VigorishMarker,
+)
 from tablegame.models.rounds import ACTIVE_ROUND_STATES
 
 
@@ -28,6 +38,14 @@ def floor_overview(pit: Pit) -> list[dict[str, Any]]:
         .annotate(count=Count("pk"), total=Sum("amount"))
     }
     decks = {d.table_id: d for d in DeckChange.objects.filter(table__pit=pit)}
+    limits: dict[int, list[TableLimit]] = {}
+    for limit in TableLimit.objects.filter(table__pit=pit).order_by("table", "wager_type"):
+        limits.setdefault(limit.table_id, []).append(limit)
+    seated: dict[int, list[int]] = {}
+    for table_id, number in (
+        Seat.objects.filter(table__pit=pit).exclude(player_name="").values_list("table", "number")
+    ):
+        seated.setdefault(table_id, []).append(number)
     rows = []
     for table in tables:
         shoe, game = shoes.get(table.pk), rounds.get(table.pk)
@@ -52,9 +70,19 @@ def floor_overview(pit: Pit) -> list[dict[str, Any]]:
                 "deck_change": schedule,
                 "needs": needs,
                 "alerts": alerts,
+                "limits": limits.get(table.pk, []),
+                "seated": sorted(seated.get(table.pk, [])),
+                "pending": [r for r in table.rules_history.all() if r.effective_at > now],
+                "voidable": game is not None and game.state in VOIDABLE,
+                "passable": table.curator_seat is not None
+                and (game is None or game.state == Round.State.BETTING),
             }
         )
     return rows
+
+
+#: A round may be voided while its outcome is not known: dealt, not yet complete (void_round).
+VOIDABLE = (Round.State.DEALING, Round.State.HOUSE_MONEY)
 
 
 def _supervisor_needed(shoe: Shoe | None) -> str | None:
@@ -71,3 +99,44 @@ def _supervisor_needed(shoe: Shoe | None) -> str | None:
 def pits_on_floor() -> list[Pit]:
     """The pits a supervisor watches: every pit on the floor."""
     return list(Pit.objects.select_related("casino"))
+
+
+def forms_register(pit: Pit) -> dict[str, Any]:
+    """The pit's Complimentary Vigorish Forms: the series received and how each number is
+    accounted for, the vigorish waiting for a form, and the forms still in the pit's hands or
+    forwarded this gaming day."""
+    day = pit.casino.gaming_day(timezone.now())
+    series = list(
+        VigorishFormSeries.objects.filter(pit=pit)
+        .select_related("received_by")
+        .annotate(
+            void=Count("forms", filter=Q(forms__status=VigorishForm.Status.VOID)),
+            used=Count("forms"),
+        )
+    )
+    waiting = list(
+        VigorishMarker.objects.filter(table__pit=pit, status=VigorishMarker.Status.FORM_REQUESTED)
+        .exclude(forms__status__in=_LIVE_FORM_STATES)
+        .select_related("table", "resolved_by")
+        .order_by("resolved_at")
+    )
+    forms = list(
+        VigorishForm.objects.filter(pit=pit)
+        .filter(Q(forwarded_at__isnull=True) | Q(gaming_day=day))
+        .select_related(
+            "table", "dealer", "pit_boss", "clerk", "prepared_by", "voided_by", "void_pit_boss"
+        )
+        .order_by("-number")
+    )
+    return {
+        "pit": pit,
+        "gaming_day": day,
+        "series": series,
+        "unused": sum(s.unused for s in series),
+        "waiting": waiting,
+        "forms": forms,
+        "to_forward": [f for f in forms if f.gaming_day == day and f.forwarded_at is None],
+    }
+
+
+_LIVE_FORM_STATES = [s for s in VigorishForm.Status.values if s != VigorishForm.Status.VOID]

@@ -41,6 +41,7 @@ class TableEvent(StrEnum):
     PLAYER_LEFT = "player_left"
     RULES_FILED = "rules_filed"
     LIMIT_SET = "limit_set"
+    SEATS_SET = "seats_set"
     CURATOR_TAKEN = "curator_taken"
     SHOE_PASSED = "shoe_passed"
     PLAYER_DEALER_TAKEN = "player_dealer_taken"
@@ -69,14 +70,25 @@ class TableEvent(StrEnum):
     NO_MORE_BETS = "no_more_bets"
     CARDS_RELINQUISHED = "cards_relinquished"
     CARD_DEALT = "card_dealt"
+    CARD_CORRECTED = "card_corrected"
     IRREGULARITY = "irregularity"
     HOUSE_MONEY_SETTLED = "house_money_settled"
     ROUND_SETTLED = "round_settled"
     PROGRESSIVE_HIT = "progressive_hit"
+    PROGRESSIVE_CONTRIBUTED = "progressive_contributed"
+    PROGRESSIVE_RESET = "progressive_reset"
+    MUST_HIT_WON = "must_hit_won"
     ROUND_VOID = "round_void"
     # Deferred vigorish
     VIGORISH_COLLECTED = "vigorish_collected"
     VIGORISH_FORM_REQUESTED = "vigorish_form_requested"
+    # The progressive controller (tablegame.progressives)
+    PROGRESSIVE_PARAMETERS = "progressive_parameters"
+    MUST_HIT_LINKED = "must_hit_linked"
+    MUST_HIT_PAID = "must_hit_paid"
+    # Dealers (tablegame.actions.dealers)
+    DEALER_ASSIGNED = "dealer_assigned"
+    DEALER_RELIEVED = "dealer_relieved"
 
 
 HANDS = {
@@ -247,9 +259,27 @@ class LimitSet(TablePayload):
     wager: WagerType
     minimum: Decimal
     maximum: Decimal
+    reason: str = ""
+    """Why the supervisor changed it (empty when the table opened with its defaults)."""
 
     def describe(self) -> str:
-        return f"{self.wager.label}: {_money(self.minimum)} to {_money(self.maximum)}"
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{self.wager.label}: {_money(self.minimum)} to {_money(self.maximum)}{why}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class SeatsSet(TablePayload):
+    kind = TableEvent.SEATS_SET
+    title = "Seats set"
+
+    seats: int
+    before: int
+    reason: str = ""
+
+    def describe(self) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{self.before} seats become {self.seats}{why}"
 
 
 @event_kind
@@ -524,6 +554,8 @@ class RoundOpened(TablePayload):
 
     shoe: int
     round: int
+    dealer: str = ""
+    """Who deals it: the dealer opening it, else the table's assigned dealer (none: blank)."""
 
     def describe(self) -> str:
         return f"Round {self.round} of shoe {self.shoe}: place your bets"
@@ -739,6 +771,86 @@ class ProgressiveHit(TablePayload):
         return f"Seat {self.seat}: the {self.meter.title()} meter paid {_money(self.paid)}"
 
 
+# --- The progressive controller (004 §13(i)-(j); tablegame.progressives) ------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class MeterChange:
+    """One meter's share of a round's Royal 9 wagers."""
+
+    meter: str
+    """``star``, ``spade``, ``heart``, or the must-hit meter's name."""
+    contribution: Decimal
+    amount: Decimal
+    """The meter after it."""
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ProgressiveContributed(TablePayload):
+    kind = TableEvent.PROGRESSIVE_CONTRIBUTED
+    title = "Progressive contributions"
+
+    round: int
+    wagered: Decimal
+    """The round's Royal 9 wagers."""
+    meters: tuple[MeterChange, ...]
+
+    def describe(self) -> str:
+        shares = "; ".join(
+            f"{m.meter.title()} +{_money(m.contribution)} to {_money(m.amount)}"
+            for m in self.meters
+        )
+        return f"{_money(self.wagered)} of Royal 9 wagers: {shares}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ProgressiveReset(TablePayload):
+    kind = TableEvent.PROGRESSIVE_RESET
+    title = "Progressive reset"
+
+    meter: str
+    amount: Decimal
+    """What it starts again from."""
+    round: int | None = None
+    """The round that won it (none for a new meter)."""
+    commitment: str = ""
+    """Must-hit: SHA-256 of the hidden hit value and its nonce, revealed when won."""
+
+    def describe(self) -> str:
+        sealed = f"; hit value sealed ({self.commitment[:12]}…)" if self.commitment else ""
+        return f"The {self.meter.title()} meter starts at {_money(self.amount)}{sealed}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class MustHitWon(TablePayload):
+    kind = TableEvent.MUST_HIT_WON
+    title = "Must-hit progressive won"
+
+    round: int
+    meter: str
+    number: int
+    """The meter's wins, counted from 1: they are paid in this order."""
+    seat: int
+    """Drawn at random among ``participants``."""
+    participants: tuple[int, ...]
+    amount: Decimal
+    """The hit value, revealed."""
+    nonce: str
+    """With ``amount``, it gives the commitment recorded at the meter's last reset."""
+    waiting: int = 0
+    """Earlier wins of the meter still to be paid: this one waits for them."""
+
+    def describe(self) -> str:
+        queue = f"; {self.waiting} earlier win(s) paid first" if self.waiting else ""
+        return (
+            f"{self.meter.title()} win {self.number}: seat {self.seat} drawn among seats "
+            f"{', '.join(map(str, self.participants))}, {_money(self.amount)} pending{queue}"
+        )
+
+
 @event_kind
 @dataclasses.dataclass(frozen=True)
 class RoundVoid(TablePayload):
@@ -788,6 +900,127 @@ class VigorishFormRequested(TablePayload):
         )
 
 
+# --- Progressive parameters, links and payments ------------------------------------------------
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class ProgressiveParameters(TablePayload):
+    kind = TableEvent.PROGRESSIVE_PARAMETERS
+    title = "Progressive parameters"
+
+    meter: str
+    parameters: dict[str, str]
+    """Each parameter as text: reseed and contribution, or reset, maximum and increment rate."""
+    effective: str
+    """``now`` (the meter is not live) or ``next_reset`` (it is: they wait for its next win)."""
+
+    def describe(self) -> str:
+        values = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(self.parameters.items()))
+        when = "now" if self.effective == "now" else "from the meter's next reset (it is live)"
+        return f"The {self.meter.title()} meter: {values}, {when}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class MustHitLinked(TablePayload):
+    kind = TableEvent.MUST_HIT_LINKED
+    title = "Must-hit progressive linked"
+
+    meter: str
+    linked: bool
+    """True when the table starts feeding the meter, False when it stops."""
+    tables: tuple[str, ...]
+    """Every table feeding it afterwards."""
+
+    def describe(self) -> str:
+        verb = "feeds" if self.linked else "no longer feeds"
+        linked = ", ".join(self.tables) or "no table"
+        return f"The table {verb} the {self.meter} meter (linked: {linked})"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class MustHitPaid(TablePayload):
+    kind = TableEvent.MUST_HIT_PAID
+    title = "Must-hit progressive paid"
+
+    meter: str
+    number: int
+    seat: int
+    amount: Decimal
+    won_in: str
+    """The table, shoe and round it was won in ("BB-1 shoe 2 round 14"); paid maybe later."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.meter.title()} win {self.number} ({self.won_in}): {_money(self.amount)} "
+            f"paid to seat {self.seat}"
+        )
+
+
+# --- Dealers -------------------------------------------------------------------------------------
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DealerAssigned(TablePayload):
+    kind = TableEvent.DEALER_ASSIGNED
+    title = "Dealer assigned"
+
+    dealer: str
+    """Username."""
+    name: str
+    """The dealer's full name, or the username again."""
+
+    def describe(self) -> str:
+        return f"{self.name} deals this table"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DealerRelieved(TablePayload):
+    kind = TableEvent.DEALER_RELIEVED
+    title = "Dealer relieved"
+
+    dealer: str
+    name: str
+
+    def describe(self) -> str:
+        return f"{self.name} is relieved"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class CardCorrected(TablePayload):
+    """A mis-keyed card corrected: the physical card was right, its entry wrong. The wrong entry
+    stays in the record (its ``card_dealt`` event); this one says what it is instead, and who
+    approved it."""
+
+    kind = TableEvent.CARD_CORRECTED
+    title = "Card corrected"
+
+    round: int
+    position: int
+    """Order drawn within the round, from 1."""
+    hand: Hand
+    entered: str
+    """The card as it was keyed in, wrongly."""
+    card: str
+    """The card actually dealt."""
+    approved_by: str
+    """The floorperson or pit boss who approved the correction (username)."""
+    reason: str = ""
+
+    def describe(self) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return (
+            f"Card {self.position} to the {HANDS[self.hand.value]}: {card_label(self.entered)} "
+            f"keyed in error, corrected to {card_label(self.card)}, approved by "
+            f"{self.approved_by}{why}"
+        )
+
+
 #: Every kind of table event, by its enum member.
 TABLE_KINDS: dict[TableEvent, type[TablePayload]] = {
     cls.kind: cls for cls in KINDS.values() if issubclass(cls, TablePayload)
@@ -809,3 +1042,161 @@ def event_data(sequence: int, payload: TablePayload) -> dict[str, Any]:
         "text": payload.describe(),
         "data": payload.as_data(),
     }
+
+
+# --- Complimentary Vigorish Forms (the pit's chain) -----------------------------------------------
+
+
+class FormEvent(StrEnum):
+    """Kinds of event of the pit's Complimentary Vigorish Forms, in the pit's own chain."""
+
+    FORM_SERIES_RECEIVED = "form_series_received"
+    VIGORISH_FORM_PREPARED = "vigorish_form_prepared"
+    VIGORISH_FORM_SIGNED = "vigorish_form_signed"
+    VIGORISH_FORM_PATRON = "vigorish_form_patron"
+    VIGORISH_FORM_DEPOSITED = "vigorish_form_deposited"
+    VIGORISH_FORM_WITNESSED = "vigorish_form_witnessed"
+    VIGORISH_FORM_VOID = "vigorish_form_void"
+    VIGORISH_FORM_VOID_SIGNED = "vigorish_form_void_signed"
+    VIGORISH_DUPLICATES_FORWARDED = "vigorish_duplicates_forwarded"
+
+
+class FormPayload(Payload):
+    """Base of the payloads of the pit's form events."""
+
+    kind: ClassVar[FormEvent]
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class FormSeriesReceived(FormPayload):
+    kind = FormEvent.FORM_SERIES_RECEIVED
+    title = "Form series received"
+
+    first: str
+    last: str
+
+    def describe(self) -> str:
+        return f"Complimentary Vigorish Forms {self.first} to {self.last} received"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormPrepared(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_PREPARED
+    title = "Complimentary Vigorish Form prepared"
+
+    number: str
+    table: str
+    seat: int
+    amount: Decimal
+    patron: str
+    marker: int
+
+    def describe(self) -> str:
+        return (
+            f"Form {self.number}: {_money(self.amount)} not collected from {self.patron} "
+            f"({self.table} seat {self.seat})"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormSigned(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_SIGNED
+    title = "Complimentary Vigorish Form signed"
+
+    number: str
+    signed_as: str
+    """``dealer``, ``pit_boss`` or ``pit_clerk``."""
+
+    def describe(self) -> str:
+        return f"Form {self.number}: signed as {self.signed_as.replace('_', ' ')}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormPatron(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_PATRON
+    title = "Patron's signature on the form"
+
+    number: str
+    signature: str
+    """The patron's name as signed; blank when the statement says why not."""
+    statement: str
+
+    def describe(self) -> str:
+        if self.signature:
+            return f"Form {self.number}: signed by the patron, {self.signature}"
+        return f"Form {self.number}: the patron did not sign: {self.statement}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormDeposited(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_DEPOSITED
+    title = "Form original in the drop box"
+
+    number: str
+    table: str
+
+    def describe(self) -> str:
+        return f"Form {self.number}: the original deposited in the drop box of {self.table}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormWitnessed(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_WITNESSED
+    title = "Form deposit witnessed"
+
+    number: str
+    witness_as: str
+    """``pit_boss`` or ``pit_clerk``: who signed the form saw it go into the drop box."""
+
+    def describe(self) -> str:
+        return f"Form {self.number}: deposit witnessed by the {self.witness_as.replace('_', ' ')}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormVoid(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_VOID
+    title = "Complimentary Vigorish Form VOID"
+
+    number: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"Form {self.number} marked VOID: {self.reason}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishFormVoidSigned(FormPayload):
+    kind = FormEvent.VIGORISH_FORM_VOID_SIGNED
+    title = "VOID form signed by the pit boss"
+
+    number: str
+
+    def describe(self) -> str:
+        return f"Form {self.number}: VOID signed by the pit boss"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class VigorishDuplicatesForwarded(FormPayload):
+    kind = FormEvent.VIGORISH_DUPLICATES_FORWARDED
+    title = "Form duplicates forwarded to accounting"
+
+    gaming_day: str
+    """ISO date."""
+    numbers: tuple[str, ...]
+    total: Decimal
+    """The vigorish documented on the forwarded forms (VOID ones count nothing)."""
+
+    def describe(self) -> str:
+        return (
+            f"Gaming day {self.gaming_day}: duplicates {', '.join(self.numbers)} forwarded, "
+            f"{_money(self.total)} documented"
+        )

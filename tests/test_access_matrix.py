@@ -20,6 +20,7 @@ from pytest_django import Settings
 from casino import access, roles
 from casino.models import Pit
 from tablegame.consumers import FORBIDDEN, close_reason
+from tests.pit.forms import a_void_form
 from tests.realtime.conftest import live_floor, socket
 from tests.tablegame.conftest import play, ready_table, table_for
 
@@ -56,6 +57,7 @@ BODIES: dict[str, dict[str, Any]] = {
     "withdraw_wager": {"seat": 1, "type": "banker"},
     "set_player_dealer_bank": {"bank": "500"},
     "deal_card": {"card": "4D"},
+    "correct_card": {"position": 1, "card": "4D", "floorperson": "floor", "password": "baccarat"},
     "relinquish_cards": {"hand": "player"},
     "settle_house_money_wagers": {},
     "void_round": {"reason": "The shoe ran out."},
@@ -174,6 +176,7 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
     watched = ready_table("ma-mini", dealer, floor)
     game = play(watched, dealer, [(1, "banker", "100")], ["4H", "9C", "2S", "KS"])
     worked = table_for("s42-mini")
+    form = a_void_form(Pit.objects.get(), staff["clerk"])
     client = Client()
     assert client.login(username=USERNAMES[role], password="baccarat")
     user = staff[USERNAMES[role]]
@@ -187,7 +190,7 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
         assert what is not None, name
         command = what.startswith("command:")
         values = {"table_id": (worked if command else watched).pk, "round_id": game.pk}
-        url = concrete(route, {**values, "seat": 2, "marker_id": 1})
+        url = concrete(route, {**values, "seat": 2, "marker_id": 1, "form_id": form.pk})
         if command:
             body = BODIES.get(name.removeprefix("api:"), {})
             response = client.post(

@@ -1,6 +1,10 @@
-/* The pit console: the tables come rendered from /floor/; a table notice (live.js), a gap, or
-   the slow poll re-fetches /floor/?partial=1. Buttons POST one API command each through http.js
-   (its own Idempotency-Key) and show a refusal in the server's words. */
+/* The pit console: the tables come rendered from /floor/; a table notice (live.js) of a change
+   the console shows, a gap, or the slow poll re-fetches /floor/?partial=1 (keeping a
+   supervisor's open form and what was typed in it), at most once a second however many tables
+   change. A wager, a player-dealer's bank, or a card that leaves the round being dealt changes
+   nothing the console shows (it shows no cards or wagers): it fetches nothing. Buttons POST one API command each through http.js (its own Idempotency-Key) with the
+   fields they name (data-fields, read from the tile; data-body for fixed ones) and show a
+   refusal in the server's words. */
 "use strict";
 
 (function () {
@@ -13,15 +17,74 @@
     box.textContent = message || "";
   }
 
-  async function reload() {
-    const answer = await Http.getText("/floor/?partial=1");
-    if (answer.ok) floor.innerHTML = answer.data;
+  // What a supervisor has open or typed, by table, so that a reload does not lose it.
+  function keep() {
+    const kept = {};
+    floor.querySelectorAll("[data-table]").forEach((tile) => {
+      const open = tile.querySelector("details[open]");
+      const values = {};
+      tile.querySelectorAll("input[name], select[name]").forEach((f) => { values[f.name] = f.value; });
+      kept[tile.dataset.table] = { open: Boolean(open), values };
+    });
+    return kept;
   }
 
-  // Several tables can change at once (a hello, the safety refresh): one reload serves them all.
+  function restore(kept) {
+    floor.querySelectorAll("[data-table]").forEach((tile) => {
+      const was = kept[tile.dataset.table];
+      if (!was) return;
+      const details = tile.querySelector("details");
+      if (details && was.open) details.open = true;
+      tile.querySelectorAll("input[name], select[name]").forEach((f) => {
+        if (was.values[f.name] !== undefined) f.value = was.values[f.name];
+      });
+    });
+  }
+
+  async function reload() {
+    const answer = await Http.getText("/floor/?partial=1");
+    if (!answer.ok) return;
+    const kept = keep();
+    floor.innerHTML = answer.data;
+    restore(kept);
+  }
+
+  // Several tables can change at once (a hello, the safety refresh, a busy pit): one reload a
+  // second serves them all.
+  const EVERY = 1000;
   let pending = null;
+  let last = 0;
   function refresh() {
-    if (!pending) pending = setTimeout(() => { pending = null; reload(); }, 250);
+    if (pending) return;
+    const wait = Math.max(0, last + EVERY - Date.now());
+    pending = setTimeout(() => { pending = null; last = Date.now(); reload(); }, wait);
+  }
+
+  // Changes the console does not show (it shows each round's number and state, not its wagers
+  // or cards).
+  const UNSEEN = new Set(["wager_placed", "wager_changed", "wager_withdrawn", "player_dealer_bank"]);
+
+  function shows(detail) {
+    const change = detail && detail.change;
+    if (!detail || detail.reason !== "changed" || !change || !change.events) return true;
+    return change.events.some((e) => {
+      if (e.action === "card_dealt") return !change.round || change.round.state !== "dealing";
+      return !UNSEEN.has(e.action);
+    });
+  }
+
+  function bodyOf(button, tile) {
+    const body = button.dataset.body ? JSON.parse(button.dataset.body) : {};
+    (button.dataset.fields || "").split(",").filter(Boolean).forEach((name) => {
+      const field = tile.querySelector(`[name="${name}"]`);
+      if (!field) return;
+      body[name] = name === "seat" ? Number(field.value) : field.value;
+    });
+    return body;
+  }
+
+  function clearTyped(tile) {
+    tile.querySelectorAll("details input[name]").forEach((f) => { f.value = ""; });
   }
 
   floor.addEventListener("click", async (event) => {
@@ -31,8 +94,10 @@
     busy = true;
     button.disabled = true;
     try {
-      const answer = await Http.post(`/api/tables/${tile.dataset.table}/${button.dataset.route}`);
+      const answer = await Http.post(
+        `/api/tables/${tile.dataset.table}/${button.dataset.route}`, bodyOf(button, tile));
       showError(answer.error);
+      if (answer.ok) clearTyped(tile);
     } finally {
       busy = false;
       await reload();
@@ -40,6 +105,11 @@
   });
 
   const pits = floor.dataset.pits ? floor.dataset.pits.split(",").map(Number) : [];
-  if (window.Live && window.Live.watchPit) pits.forEach((pit) => window.Live.watchPit(pit, refresh));
-  else setInterval(() => { if (!busy) refresh(); }, 5000);
+  if (window.Live && window.Live.watchPit) {
+    pits.forEach((pit) => window.Live.watchPit(pit, (table, detail) => {
+      if (shows(detail)) refresh();
+    }));
+  } else {
+    setInterval(() => { if (!busy) refresh(); }, 5000);
+  }
 })();

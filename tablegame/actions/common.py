@@ -27,6 +27,7 @@ from casino import access
 from casino.record import Head, record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
+from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.events import TablePayload, event_data
 from tablegame.models import Card, Round, Shoe, Table
@@ -95,6 +96,10 @@ def action(function: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(function)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         require(kwargs["actor"], what)  # type: ignore[arg-type]
+        if args and isinstance(args[0], Table):  # a dealer works only their own table
+            refusal = dealer_refusal(kwargs["actor"], args[0])  # type: ignore[arg-type]
+            if refusal:
+                raise NotAllowed(refusal)
         return (shared if _command.get() is not None else own)(*args, **kwargs)
 
     return run

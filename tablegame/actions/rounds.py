@@ -17,7 +17,7 @@ from baccarat.errors import RulesError
 from baccarat.money import parse_amount
 from baccarat.outcome import Hand, Outcome
 from baccarat.profiles import RulesSubmission
-from baccarat.royal9 import Royal9Award, contribute
+from baccarat.royal9 import Royal9Award
 from baccarat.seating import card_turner, curator_must_pass, next_player_dealer
 from baccarat.settlement import Action as StepAction
 from baccarat.settlement import (
@@ -33,7 +33,7 @@ from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from casino import access
 from casino.roles import Actor
-from tablegame import events
+from tablegame import events, progressives
 from tablegame.actions.common import (
     ActionError,
     action,
@@ -42,6 +42,7 @@ from tablegame.actions.common import (
     lock_table,
     record,
 )
+from tablegame.dealers import dealer_dealing
 from tablegame.models import (
     Card as DealtCard,
 )
@@ -96,7 +97,8 @@ def open_round(table: Table, *, actor: Actor) -> Round:
         curator_seat=table.curator_seat,
         player_dealer_seat=table.player_dealer_seat,
     )
-    record(table, actor, events.RoundOpened(shoe=shoe.number, round=number))
+    dealer = dealer_dealing(table, actor)
+    record(table, actor, events.RoundOpened(shoe=shoe.number, round=number, dealer=dealer))
     return game
 
 
@@ -564,16 +566,8 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
 def _contribute_to_meters(
     table: Table, game: Round, rules: RulesSubmission
 ) -> list[ProgressiveMeter]:
-    """Each Royal 9 wager feeds the Star, Spade and Heart meters by their contribution rates."""
-    meters = list(ProgressiveMeter.objects.select_for_update().filter(table=table))
-    staked = sum((w.amount for w in game.wagers.filter(type=WagerType.ROYAL9.value)), Decimal("0"))
-    if rules.royal9 is None or not staked:
-        return meters
-    for meter in meters:
-        meter.amount = contribute(meter.amount, staked, rules.royal9.progressive(meter.name))
-        meter.updated_at = timezone.now()
-        meter.save(update_fields=["amount", "updated_at"])
-    return meters
+    """Each Royal 9 wager feeds the Star, Spade and Heart meters and the must-hit meter."""
+    return progressives.contribute(table, game, rules)
 
 
 def _reseed_hit_meters(
@@ -584,21 +578,7 @@ def _reseed_hit_meters(
     rules: RulesSubmission,
 ) -> None:
     """A progressive paid in full starts again from its reseed value."""
-    if rules.royal9 is None:  # no Royal 9 wager here, so no award and no meter
-        return
-    by_name = {m.name: m for m in meters}
-    for won in result.wagers:
-        meter = Royal9Award(won.award).meter if won.award else None
-        if meter and meter in by_name:
-            by_name[meter].amount = rules.royal9.progressive(meter).reseed
-            by_name[meter].save(update_fields=["amount"])
-            record(
-                table,
-                None,
-                events.ProgressiveHit(
-                    round=game.number, seat=won.seat, meter=meter, paid=won.payout
-                ),
-            )
+    progressives.reseed_won(table, game, meters, result, rules)
 
 
 def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor) -> None:
@@ -662,6 +642,13 @@ def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     game = _round(table)
     if game.state == State.BETTING:
         raise ActionError("Wagers are still open: a round is void only once dealing began.")
+    if game.state == State.COMPLETE:
+        # The winner is known: voiding now would take back lost wagers (000 §13(e), 002 (k)(4)
+        # void a round the shoe cannot complete, never one whose outcome is known).
+        raise ActionError(
+            f"The coup is complete ({game.announcement or 'the winner is known'}): a round is "
+            "not void once its outcome is known; settle it."
+        )
     if game.steps.exists():
         raise ActionError("House Money was settled already; this round cannot be voided.")
     reason = check_text(reason, field="reason", limit=200)

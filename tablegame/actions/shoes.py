@@ -22,6 +22,7 @@ from baccarat.shoe import (
     check_decks,
     check_shuffle,
 )
+from casino.models import Event
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
@@ -227,10 +228,22 @@ def verify_shuffle(table: Table, *, actor: Actor) -> Shoe:
         raise ActionError("Only a feathered manual shuffle waits for verification.")
     if shoe.shuffle_verified_by_id is not None:
         raise ActionError("The shuffle was already verified.")
+    if _shuffled_by(table, shoe) == actor.pk:
+        raise ActionError("The shuffle is verified by someone other than the one who shuffled.")
     shoe.shuffle_verified_by = actor
     shoe.save(update_fields=["shuffle_verified_by"])
     record(table, actor, events.ShuffleVerified(shoe=shoe.number))
     return shoe
+
+
+def _shuffled_by(table: Table, shoe: Shoe) -> int | None:
+    """Who shuffled the shoe's cards, as the record says (its last shuffle)."""
+    return (
+        Event.objects.filter(chain_id=table.chain_id, **events.Shuffled.lookup(shoe=shoe.number))
+        .order_by("-sequence")
+        .values_list("actor_id", flat=True)
+        .first()
+    )
 
 
 @action
@@ -327,10 +340,13 @@ def _cut_offer(shoe: Shoe) -> list[int]:
 
 @action
 def order_recut(table: Table, *, reason: str, actor: Actor) -> Shoe:
-    """A floorperson orders the cards recut before play (000 §5(e))."""
+    """A floorperson orders the cards recut before play (000 §5(e)), saying why (recorded)."""
     table = lock_table(table)
     shoe = _shoe(table)
     _expect(shoe, State.CUT)
+    reason = check_text(reason, field="reason", limit=200)
+    if not reason:
+        raise ActionError("Say why the cards are recut.")
     _advance(shoe, State.SHUFFLED, recuts=shoe.recuts + 1)
     record(table, actor, events.RecutOrdered(shoe=shoe.number, reason=reason))
     return shoe

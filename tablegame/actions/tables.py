@@ -10,9 +10,16 @@ from typing import Any
 from django.utils import timezone
 
 from baccarat.errors import RulesError
-from baccarat.profiles import RulesSubmission, rules_submission
+from baccarat.profiles import (
+    PROFILES,
+    RulesSubmission,
+    SettlementProcedure,
+    ShuffleProcedure,
+    rules_submission,
+)
 from baccarat.seating import california_action_order, curator_offer_order
 from baccarat.wagertypes import WagerType
+from casino.models import Pit
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
@@ -53,8 +60,11 @@ def open_table(table: Table, *, actor: Actor) -> Table:
     if rules.royal9 is not None:
         for meter in ("star", "spade", "heart"):
             seed = rules.royal9.progressive(meter).reseed
+            rate = rules.royal9.progressive(meter).contribution
             ProgressiveMeter.objects.get_or_create(
-                table=table, name=meter, defaults={"amount": seed}
+                table=table,
+                name=meter,
+                defaults={"amount": seed, "reseed": seed, "contribution": rate},
             )
     table.status, table.status_changed_at = Table.Status.OPEN, timezone.now()
     table.save(update_fields=["status", "status_changed_at"])
@@ -154,9 +164,11 @@ def file_rules(
 ) -> TableRules:
     """File a Rules Submission for the table, effective now or later.
 
-    A change of settlement or shuffle procedure needs the surveillance notice of the rules (30
-    minutes, 002 (e)(2)(ii)B, (j)(3)(ii)), and every table of the pit dealt under the same text
-    keeps the same procedure (002 (e)(3), (j)(3)(i)).
+    At an open table, a change of settlement or shuffle procedure, or of the type or rate of
+    commission, takes effect no sooner than the notice surveillance is given (at least 30
+    minutes, 002 (c)(5), (e)(2)(ii)B, (j)(3)(ii)); every table of the pit dealt under the same
+    text keeps the same procedure (002 (e)(3), (j)(3)(i)): ``file_pit_procedure`` changes them
+    all at once.
     """
     table = lock_table(table)
     options = plain_options(dict(options or {}))
@@ -169,15 +181,9 @@ def file_rules(
     now = timezone.now()
     when = effective_at or now
     current = table.rules
-    if _procedure_changes(current, new):
-        earliest = now + datetime.timedelta(minutes=new.procedure_change_notice_minutes)
-        if when < earliest:
-            raise ActionError(
-                "Surveillance must be told at least "
-                f"{new.procedure_change_notice_minutes} minutes before the settlement or shuffle "
-                f"procedure changes: make it effective at {earliest:%H:%M} UTC or later."
-            )
-    _check_pit_procedures(table, new)
+    if table.status == Table.Status.OPEN:
+        _check_notice(table.pit, current, new, now=now, when=when)
+    _check_pit_procedures(table, new, when)
     filed = TableRules.objects.create(
         table=table, profile=profile, options=options, effective_at=when, filed_by=actor
     )
@@ -189,29 +195,178 @@ def file_rules(
     return filed
 
 
-def _procedure_changes(old: RulesSubmission, new: RulesSubmission) -> bool:
-    return old.settlement is not new.settlement or old.shuffle is not new.shuffle
+#: The least notice surveillance is given of a change of procedure (002 (e)(2)(ii)B,
+#: (j)(3)(ii)); a Rules Submission may ask for more, never less.
+LEAST_NOTICE_MINUTES = 30
 
 
-def _check_pit_procedures(table: Table, new: RulesSubmission) -> None:
+def _procedure_changes(old: RulesSubmission, new: RulesSubmission) -> list[str]:
+    """What changes that surveillance must be told of in advance: the settlement or shuffle
+    procedure (002 (e)(2)(ii)B, (j)(3)(ii)) and the type or rate of commission (002 (c)(5))."""
+    return [
+        what
+        for what, before, after in (
+            ("settlement procedure", old.settlement, new.settlement),
+            ("shuffle procedure", old.shuffle, new.shuffle),
+            ("commission", old.commission, new.commission),
+            ("commission rate", old.commission_rate, new.commission_rate),
+            ("commission on ties", old.tie_commission_rate, new.tie_commission_rate),
+        )
+        if before != after
+    ]
+
+
+def _check_notice(
+    pit: Pit,
+    old: RulesSubmission,
+    new: RulesSubmission,
+    *,
+    now: datetime.datetime,
+    when: datetime.datetime,
+) -> None:
+    """Refuse a change of procedure or commission that takes effect before surveillance has had
+    its notice: the filing is the written notice, recorded, so it takes effect that much later."""
+    changes = _procedure_changes(old, new)
+    if not changes:
+        return
+    minutes = max(
+        LEAST_NOTICE_MINUTES,
+        old.procedure_change_notice_minutes,
+        new.procedure_change_notice_minutes,
+    )
+    earliest = now + datetime.timedelta(minutes=minutes)
+    if when < earliest:
+        local = earliest.astimezone(pit.casino.zone)
+        raise ActionError(
+            f"Surveillance must be told at least {minutes} minutes before the "
+            f"{' and '.join(changes)} change{'s' if len(changes) > 1 else ''}: make it "
+            f"effective at {local:%H:%M %Z} or later."
+        )
+
+
+def _check_pit_procedures(table: Table, new: RulesSubmission, when: datetime.datetime) -> None:
+    """Every table of the pit dealt under the same text uses one settlement and shuffle procedure
+    (002 (e)(3), (j)(3)(i)), compared as they will stand at ``when``."""
     for other in Table.objects.filter(pit=table.pit).exclude(pk=table.pk):
-        theirs = other.rules
+        record = other.rules_record(when)
+        theirs = record.submission if record else PROFILES[other.profile]
         if theirs.source != new.source:
             continue
         if theirs.settlement is not new.settlement or theirs.shuffle is not new.shuffle:
             raise ActionError(
                 f"Every table of {table.pit} dealt under the same rules uses one settlement and "
                 f"shuffle procedure; {other} uses {theirs.settlement.value} and "
-                f"{theirs.shuffle.value}."
+                f"{theirs.shuffle.value}: change the procedure for the whole pit at once."
             )
 
 
 @action
-def set_limit(
-    table: Table, *, wager: str, minimum: Decimal, maximum: Decimal, actor: Actor
-) -> TableLimit:
-    """Set the minimum and maximum of one wager at the table."""
+def file_pit_procedure(
+    pit: Pit,
+    *,
+    source: str = "002",
+    settlement: str = "",
+    shuffle: str = "",
+    effective_at: datetime.datetime,
+    actor: Actor,
+) -> list[TableRules]:
+    """Change the settlement (or shuffle) procedure of every table of the pit dealt under the
+    rules text ``source``, all at one stated time, at least the notice after now (002 (j)(3))."""
+    changes: dict[str, str] = {}
+    try:
+        if settlement:
+            changes["settlement"] = SettlementProcedure(settlement).value
+        if shuffle:
+            changes["shuffle"] = ShuffleProcedure(shuffle).value
+    except ValueError:
+        raise ActionError("That is not a settlement or shuffle procedure of the rules.") from None
+    if not changes:
+        raise ActionError("Choose the settlement or shuffle procedure the pit changes to.")
+    now = timezone.now()
+    # Race: the dealer acts at a table of the pit meanwhile; every table is locked, in order.
+    tables = [lock_table(t) for t in Table.objects.filter(pit=pit).order_by("pk")]
+    pit = Pit.objects.select_related("casino").get(pk=pit.pk)
+    filed = []
+    for table in tables:
+        record_in_force = table.rules_record(effective_at)
+        profile = record_in_force.profile if record_in_force else table.profile
+        options = dict(record_in_force.options) if record_in_force else {}
+        before = rules_submission(profile, options)
+        if before.source != source:
+            continue
+        options.update(changes)
+        try:
+            after = rules_submission(profile, options)
+        except RulesError as error:
+            raise ActionError(f"{table}: {error}") from None
+        _check_notice(pit, before, after, now=now, when=effective_at)
+        filed.append(
+            TableRules.objects.create(
+                table=table,
+                profile=profile,
+                options=options,
+                effective_at=effective_at,
+                filed_by=actor,
+            )
+        )
+        record(
+            table,
+            actor,
+            events.RulesFiled(
+                profile=profile, options=options, effective_at=effective_at.isoformat()
+            ),
+        )
+    if not filed:
+        raise ActionError(f"{pit} has no table dealt under rules text {source}.")
+    return filed
+
+
+@action
+def set_seat_count(table: Table, *, seats: int, reason: str = "", actor: Actor) -> Table:
+    """How many numbered seats the table has, as its rules allow (Minibaccarat up to nine,
+    000 §2(a); a big table 10 to 14, 004 §2(a); California up to 14, 001), between rounds."""
     table = lock_table(table)
+    rules = table.rules
+    reason = check_text(reason, field="reason", limit=200)
+    if not rules.min_seats <= seats <= rules.max_seats:
+        raise ActionError(
+            f"{rules.title} is played with {rules.min_seats} to {rules.max_seats} seats."
+        )
+    if seats == table.seat_count:
+        raise ActionError(f"{table} has {seats} seats already.")
+    if table.active_round():
+        raise ActionError("The seats change only between rounds.")
+    gone = [n for n in table.occupied_seats() if n > seats]
+    held = [
+        n for n in (table.curator_seat, table.player_dealer_seat) if n is not None and n > seats
+    ]
+    if gone or held:
+        raise ActionError(f"Seat {max(gone + held)} is taken: it stays while someone sits there.")
+    if table.markers.filter(status=VigorishMarker.Status.OPEN, seat__gt=seats).exists():
+        raise ActionError("Vigorish is still marked at a seat that would go: settle it first.")
+    if table.status == Table.Status.OPEN:
+        table.seats.filter(number__gt=seats).delete()
+        for number in range(table.seat_count + 1, seats + 1):
+            Seat.objects.get_or_create(table=table, number=number)
+    before, table.seat_count = table.seat_count, seats
+    table.save(update_fields=["seat_count"])
+    record(table, actor, events.SeatsSet(seats=seats, before=before, reason=reason))
+    return table
+
+
+@action
+def set_limit(
+    table: Table,
+    *,
+    wager: str,
+    minimum: Decimal,
+    maximum: Decimal,
+    reason: str = "",
+    actor: Actor,
+) -> TableLimit:
+    """Set the minimum and maximum of one wager at the table (``reason``: why, recorded)."""
+    table = lock_table(table)
+    reason = check_text(reason, field="reason", limit=200)
     try:
         kind = WagerType(wager)
     except ValueError:
@@ -226,7 +381,12 @@ def set_limit(
     record(
         table,
         actor,
-        events.LimitSet(wager=kind, minimum=Decimal(str(minimum)), maximum=Decimal(str(maximum))),
+        events.LimitSet(
+            wager=kind,
+            minimum=Decimal(str(minimum)),
+            maximum=Decimal(str(maximum)),
+            reason=reason,
+        ),
     )
     return limit
 
@@ -266,15 +426,17 @@ def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], wh
 
 
 @action
-def pass_shoe(table: Table, *, ordered: bool = False, actor: Actor) -> Table:
-    """The curator passes the shoe, by choice or on the order of the dealer or a floorperson."""
+def pass_shoe(table: Table, *, ordered: bool = False, reason: str = "", actor: Actor) -> Table:
+    """The curator passes the shoe, by choice or on the order of the dealer or a floorperson
+    (``reason``: why it was ordered, recorded)."""
     table = lock_table(table)
+    reason = check_text(reason, field="reason", limit=200) if ordered else ""
     if table.curator_seat is None:
         raise ActionError("Nobody holds the shoe.")
     game = table.active_round()
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
-    record(table, actor, events.ShoePassed(seat=table.curator_seat, ordered=ordered))
+    record(table, actor, events.ShoePassed(seat=table.curator_seat, ordered=ordered, reason=reason))
     table.previous_curator_seat, table.curator_seat = table.curator_seat, None
     table.save(update_fields=["curator_seat", "previous_curator_seat"])
     return table

@@ -134,6 +134,9 @@ class LimitInput(Input):
     wager = serializers.ChoiceField(choices=WAGER_TYPES)
     minimum = money()
     maximum = money()
+    reason = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default="", help_text="Why, recorded."
+    )
 
 
 class ReceiveDecksInput(Input):
@@ -196,6 +199,13 @@ class CuratorInput(Input):
 class PassShoeInput(Input):
     ordered = serializers.BooleanField(
         required=False, default=False, help_text="On the order of the dealer or a floorperson."
+    )
+    reason = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why the pass was ordered, recorded.",
     )
 
 

@@ -11,6 +11,7 @@ from django.urls import path
 
 from tablegame import actions as a
 from tablegame.api import serializers as s
+from tablegame.api.corrections import CorrectCard
 from tablegame.api.views import TableDetail, TableList, action_name, command
 
 app_name = "api"
@@ -53,6 +54,7 @@ COMMANDS = [
     ("round/player-dealer-bank/", command(a.set_player_dealer_bank, s.BankInput, **KEY)),
     ("round/no-more-bets/", command(a.no_more_bets, **KEY)),
     ("round/cards/", command(a.deal_card, s.CardInput, **KEY)),
+    ("round/corrections/", CorrectCard.as_view()),
     ("round/relinquish/", command(a.relinquish_cards, s.RelinquishInput, **KEY)),
     ("round/house-money/", command(a.settle_house_money_wagers, s.HouseMoneyInput, **KEY)),
     ("round/settle/", command(a.settle_round, **KEY)),

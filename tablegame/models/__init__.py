@@ -1,8 +1,17 @@
 """Tables, seats, shoes, rounds, wagers, settlements and vigorish markers."""
 
+from tablegame.models.dealers import DealerAssignment
+from tablegame.models.forms import VigorishForm, VigorishFormSeries
+from tablegame.models.progressives import (
+    MustHitLink,
+    MustHitProgressive,
+    MustHitWin,
+    ProgressiveEntry,
+)
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
+from tablegame.models.tokens import ApiToken
 from tablegame.models.vigorish import (
     CommandRecord,
     ProgressiveMeter,
@@ -11,10 +20,16 @@ from tablegame.models.vigorish import (
 )
 
 __all__ = [
+    "ApiToken",
     "Card",
     "CommandRecord",
+    "DealerAssignment",
     "DeckChange",
     "Irregularity",
+    "MustHitLink",
+    "MustHitProgressive",
+    "MustHitWin",
+    "ProgressiveEntry",
     "ProgressiveMeter",
     "Round",
     "Seat",
@@ -24,6 +39,8 @@ __all__ = [
     "TableLimit",
     "TableRules",
     "TableSnapshot",
+    "VigorishForm",
+    "VigorishFormSeries",
     "VigorishMarker",
     "Wager",
     "profile_choices",

@@ -19,11 +19,11 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.models import Group, User
 from django.db import connection, transaction
 from django.db.models import Max
-from rest_framework.authtoken.models import Token
 
 from baccarat.profiles import PROFILES, TableType
 from casino import roles
 from casino.models import Casino, Event, Pit
+from tablegame.api.tokens import issue_api_token
 from tablegame.models import Round, Shoe, Table, VigorishMarker
 
 T = TypeVar("T")
@@ -147,7 +147,7 @@ def _staff() -> Staff:
             user.save(update_fields=["password"])
         group, _ = Group.objects.get_or_create(name=role)
         user.groups.add(group)
-        tokens[username] = Token.objects.get_or_create(user=user)[0].key
+        tokens[username] = issue_api_token(user, days=1, label="simulate")[1]
         sessions[username] = _session_for(user)
     return Staff(tokens=tokens, sessions=sessions)
 

@@ -86,8 +86,8 @@ def session_tablet(username: str) -> Tablet:
 def token_tablet(username: str) -> Tablet:
     """With a token issued by the management command."""
     out = StringIO()
-    call_command("drf_create_token", username, stdout=out)
-    key = out.getvalue().split()[2]  # "Generated token <key> for user <username>"
+    call_command("issue_token", username, stdout=out)
+    key = out.getvalue().strip()
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return Tablet(client)

@@ -32,7 +32,7 @@ def test_the_schema_lists_the_tables_and_every_command(schema):
     for route, _ in COMMANDS:
         path = "/api/tables/{table_id}/" + route.replace("<int:", "{").replace(">", "}")
         assert "post" in paths[path], path
-    assert len(COMMANDS) == 35
+    assert len(COMMANDS) == 36
 
 
 def test_every_command_with_input_describes_its_body_and_its_key_header(schema):

@@ -7,12 +7,14 @@ import datetime
 from io import StringIO
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from casino.models import Chain, Event, Pit, SignInFailure, SignInLock
+from casino.models import Chain, Event, Pit
+from casino.signin import locked_until
 
 PASSWORD = "right-Password-7"
 
@@ -46,7 +48,7 @@ def test_five_wrong_passwords_lock_the_username_out_even_with_the_right_one(
     assert (chain.scope, chain.casino_id, chain.pit_id) == ("casino", pit.casino_id, None)
     assert not hasattr(chain, "table")
     assert event.actor is None
-    until = SignInLock.objects.get(username="floor").until
+    until = locked_until("floor")
     assert event.data == {
         "username": "floor",
         "failures": 5,
@@ -67,7 +69,7 @@ def test_attempts_while_locked_out_are_refused_without_another_lock_out(
     for _ in range(6):
         assert "locked out" in sign_in(client, "wrong")
     assert Event.objects.filter(action="user_locked_out").count() == 1
-    assert not SignInFailure.objects.exists()
+    assert AccessAttempt.objects.get(username="floor").failures_since_start == 5  # not counted
 
 
 def test_the_admin_sign_in_refuses_a_locked_out_username(
@@ -85,15 +87,16 @@ def test_the_admin_sign_in_refuses_a_locked_out_username(
 def test_the_right_password_works_again_once_the_lock_out_ends(client: Client, floor: User) -> None:
     for _ in range(5):
         sign_in(client, "wrong")
-    SignInLock.objects.update(until=timezone.now() - datetime.timedelta(seconds=1))
+    AccessAttempt.objects.update(attempt_time=timezone.now() - datetime.timedelta(minutes=16))
     assert sign_in(client, PASSWORD) == "signed in"
 
 
 def test_failures_older_than_15_minutes_do_not_count(client: Client, floor: User) -> None:
     long_ago = timezone.now() - datetime.timedelta(minutes=16)
-    SignInFailure.objects.bulk_create(
-        SignInFailure(username="floor", at=long_ago) for _ in range(4)
+    attempt = AccessAttempt.objects.create(
+        username="floor", ip_address="127.0.0.1", user_agent="", failures_since_start=4
     )
+    AccessAttempt.objects.filter(pk=attempt.pk).update(attempt_time=long_ago)  # auto_now_add
     assert "didn't match" in sign_in(client, "wrong")
     assert sign_in(client, PASSWORD) == "signed in"
     assert not Event.objects.filter(action="user_locked_out").exists()

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 
 from baccarat.seating import curator_offer_order
 from casino.events import KINDS, PayloadMismatch, event_lookup, payload_of
 from casino.models import Event
-from tablegame import actions
+from tablegame import actions, progressives
+from tablegame.actions.corrections import correct_card
+from tablegame.actions.dealers import assign_dealer, relieve_dealer
+from tablegame.actions.progressives import configure_must_hit, pay_must_hit_win, set_star_option
+from tablegame.actions.tables import set_seat_count
 from tablegame.events import (
     ROUND_KINDS,
     CardDealt,
@@ -18,7 +23,8 @@ from tablegame.events import (
     TableEvent,
     TablePayload,
 )
-from tablegame.models import Round, Table, VigorishMarker
+from tablegame.models import MustHitWin, Round, Table, VigorishMarker
+from tests.progressives.conftest import LowDraw
 from tests.tablegame.conftest import play, ready_table, shuffle_steps, table_for
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9
@@ -32,6 +38,7 @@ def a_mini_baccarat_day(dealer, floor) -> Table:
     actions.set_limit(
         table, wager="banker", minimum=Decimal("10"), maximum=Decimal("5000"), actor=floor
     )
+    set_seat_count(table, seats=8, reason="Seat 9 broken", actor=floor)
     actions.open_round(table, actor=dealer)
     actions.place_wager(table, seat=2, wager="banker", amount="100", actor=dealer)
     actions.place_wager(table, seat=1, wager="banker", amount="40", actor=dealer)
@@ -43,6 +50,7 @@ def a_mini_baccarat_day(dealer, floor) -> Table:
     actions.relinquish_cards(table, hand="player", actor=dealer)
     for card in BANKER_NATURAL:
         actions.deal_card(table, card=card, actor=dealer)
+    correct_card(table, position=4, card="KH", approver=floor, actor=dealer)  # KS was a mis-key
     actions.settle_round(table, actor=dealer)
     markers = {m.seat: m for m in VigorishMarker.objects.filter(table=table)}
     actions.collect_marker(table, marker_id=markers[2].pk, actor=dealer)
@@ -102,7 +110,13 @@ def a_mini_baccarat_day(dealer, floor) -> Table:
 def a_big_table_day(dealer, floor) -> Table:
     """The curator passes the shoe, takes it again, is ordered to pass; a Royal 9 meter pays."""
     table = ready_table("ma-big", dealer, floor, seats=(1, 2, 3))
-    play(table, dealer, [(1, "royal9", "5"), (2, "royal9", "5")], ["2H", "KC", "3S", "9D"])
+    set_star_option(table, option=1, actor=floor)
+    with mock.patch.object(progressives, "RANDOM", LowDraw()):  # a must-hit hit at once
+        configure_must_hit(table.pit, name="Stax", configuration=3, tables=[table], actor=floor)
+        play(table, dealer, [(1, "royal9", "5"), (2, "royal9", "5")], ["2H", "KC", "3S", "9D"])
+    pay_must_hit_win(MustHitWin.objects.get(table=table), actor=floor)
+    assign_dealer(table, dealer=dealer, actor=floor)
+    relieve_dealer(table, actor=floor)
     play(table, dealer, [(3, "player", "100")], PLAYER_NATURAL)  # Banker loses: the shoe passes
     table.refresh_from_db()
     order = curator_offer_order(table.occupied_seats(), previous=table.previous_curator_seat)

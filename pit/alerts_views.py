@@ -1,0 +1,71 @@
+"""The alerts panel of the pit console (``templates/pit/_alerts.html`` loads it) and its one
+command, acknowledging an alert."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import URLPattern, path
+from django.views.decorators.cache import never_cache
+
+from casino import access
+from casino.models import Pit
+from pit.alerts import acknowledge_alert, open_alerts, recently_acknowledged, watch
+from tablegame.actions.common import ActionError, NotAllowed
+
+#: When this process last ran the watch for a panel (the embedded demo only, below).
+_last_watch = 0.0
+
+
+@never_cache
+@access.page("page:alerts")
+def alerts_panel(request: HttpRequest) -> HttpResponse:
+    """The alerts not yet acknowledged, and the last ones acknowledged (who, when).
+
+    The embedded demo (``make run``: Celery eager, no beat) has no periodic watch: there the
+    panel runs it itself, at most every ``PIT_ALERT_SECONDS``."""
+    global _last_watch
+    if settings.CELERY_TASK_ALWAYS_EAGER and time.monotonic() - _last_watch >= (
+        settings.PIT_ALERT_SECONDS
+    ):
+        _last_watch = time.monotonic()
+        watch()
+    return render(
+        request,
+        "pit/_alerts_list.html",
+        {
+            "alerts": open_alerts(),
+            "acknowledged": recently_acknowledged(),
+            "pit_ids": list(Pit.objects.order_by("pk").values_list("pk", flat=True)),
+        },
+    )
+
+
+@access.page("command:acknowledge_alert", json=True)
+def acknowledge(request: HttpRequest) -> JsonResponse:
+    """POST ``{"alert": id}``."""
+    if request.method != "POST":
+        return JsonResponse({"error": "Send the command with POST."}, status=405)
+    try:
+        body = json.loads(request.body or b"{}")
+        alert = body.get("alert") if isinstance(body, dict) else None
+        if isinstance(alert, bool) or not isinstance(alert, int):
+            raise ActionError("Say which alert.")
+        acknowledge_alert(alert, actor=request.user)  # type: ignore[arg-type]
+    except ActionError as error:
+        return JsonResponse(
+            {"error": str(error)}, status=403 if isinstance(error, NotAllowed) else 409
+        )
+    except ValueError:
+        return JsonResponse({"error": "Send the command as JSON."}, status=400)
+    return JsonResponse({"ok": True})
+
+
+urlpatterns: list[URLPattern] = [
+    path("", alerts_panel, name="alerts"),
+    path("acknowledge/", acknowledge, name="acknowledge_alert"),
+]

@@ -1,0 +1,213 @@
+"""The progressive page (``/progressives/``): every meter of every pit, live, and the floor's work
+on them (the Star option, must-hit meters and their links, paying wins in order).
+
+Reads come from ``tablegame.progressives`` (never a hit value); each command is a POST of JSON to
+its own URL, answered ``{"ok": true}`` or ``{"error": ...}`` (403 by the policy, 409 by the rules).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import URLPattern, path
+from django.views.decorators.cache import never_cache
+
+from baccarat.royal9 import STAR_OPTIONS
+from casino import access
+from casino.models import Pit
+from casino.roles import Actor
+from tablegame.actions import progressives as do
+from tablegame.actions.common import NotAllowed
+from tablegame.errors import ActionError
+from tablegame.models import MustHitProgressive, ProgressiveMeter, Table
+from tablegame.progressives import (
+    must_hit_view,
+    pending_wins,
+    royal9_view,
+    table_progressives,
+)
+
+
+def floor_progressives() -> list[dict[str, Any]]:
+    """Each pit's must-hit meters (with their tables) and Royal 9 tables, as plain data."""
+    pits = []
+    for pit in Pit.objects.order_by("pk"):
+        must_hit = [
+            {
+                "id": m.pk,
+                "configuration": m.configuration,
+                **must_hit_view(m).as_data(),
+                "tables": [t.name for t in m.tables.order_by("name")],
+            }
+            for m in MustHitProgressive.objects.filter(pit=pit).prefetch_related("tables")
+        ]
+        tables: dict[int, dict[str, Any]] = {}
+        royal9 = ProgressiveMeter.objects.filter(table__pit=pit).select_related("table")
+        for meter in royal9.order_by("table__name", "pk"):  # Star, Spade, Heart
+            entry = tables.setdefault(
+                meter.table_id, {"id": meter.table_id, "name": meter.table.name, "meters": []}
+            )
+            entry["meters"].append({**royal9_view(meter).as_data(), "reseed": meter.reseed})
+        linked = dict(
+            Table.objects.filter(pit=pit, must_hit_link__isnull=False).values_list(
+                "pk", "must_hit_link__meter__name"
+            )
+        )
+        for entry in tables.values():
+            entry["must_hit"] = linked.get(entry["id"], "")
+            entry["star_option"] = next(
+                (n for n, o in STAR_OPTIONS.items() if entry["meters"][0]["reseed"] == o.reseed),
+                None,
+            )
+            shown = table_progressives(Table.objects.get(pk=entry["id"]))
+            entry["personal"], entry["prizes"] = shown["personal"], shown["prize_lines"]
+        pits.append(
+            {
+                "id": pit.pk,
+                "name": pit.name,
+                "must_hit": must_hit,
+                "tables": sorted(tables.values(), key=lambda t: t["name"]),
+                "pending": pending_wins(MustHitProgressive.objects.filter(pit=pit)),
+                "free_tables": [t["name"] for t in tables.values() if not t["must_hit"]],
+            }
+        )
+    return pits
+
+
+@access.page("page:progressives")
+def progressives_page(request: HttpRequest) -> HttpResponse:
+    """The meters of every pit; supervisors also set them up and pay wins."""
+    template = (
+        "pit/_progressives_body.html" if request.GET.get("partial") else "pit/progressives.html"
+    )
+    return render(request, template, {"pits": floor_progressives()})
+
+
+@never_cache
+@access.page("page:progressives-state", json=True)
+def progressives_state(request: HttpRequest) -> JsonResponse:
+    """What the page shows, as JSON, for its script to draw again after a change."""
+    return JsonResponse({"pits": floor_progressives()})
+
+
+@never_cache
+@access.page("page:progressives-state", json=True)
+def table_progressives_state(request: HttpRequest, table_id: int) -> JsonResponse:
+    """One table's meters, Personal King-9s, prizes and pending wins (display and tablet)."""
+    return JsonResponse(table_progressives(get_object_or_404(Table, pk=table_id)))
+
+
+# --- Commands ------------------------------------------------------------------------------------
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise ActionError("Send the command as JSON.") from None
+    if not isinstance(body, dict):
+        raise ActionError("Send the command as a JSON object.")
+    return body
+
+
+def _int(body: dict[str, Any], key: str, what: str) -> int:
+    value = body.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ActionError(f"Say which {what}.")
+    try:
+        return int(value)
+    except ValueError:
+        raise ActionError(f"Say which {what}.") from None
+
+
+def _table(body: dict[str, Any]) -> Table:
+    table = Table.objects.filter(pk=_int(body, "table", "table")).first()
+    if table is None:
+        raise ActionError("There is no such table.")
+    return table
+
+
+Handler = Callable[[dict[str, Any], Actor], object]
+
+
+def _command(what: str, handler: Handler) -> Callable[[HttpRequest], HttpResponse]:
+    @access.page(what, json=True)
+    def view(request: HttpRequest) -> HttpResponse:
+        if request.method != "POST":
+            return JsonResponse({"error": "Send the command with POST."}, status=405)
+        actor = request.user
+        assert actor.is_authenticated  # access.page let only a logged-in person through
+        try:
+            handler(_body(request), actor)
+        except ActionError as error:
+            status = 403 if isinstance(error, NotAllowed) else 409
+            return JsonResponse({"error": str(error)}, status=status)
+        return JsonResponse({"ok": True})
+
+    view.__name__ = what.removeprefix("command:")
+    return view
+
+
+def _star(body: dict[str, Any], actor: Actor) -> object:
+    return do.set_star_option(_table(body), option=_int(body, "option", "Star option"), actor=actor)
+
+
+def _configure(body: dict[str, Any], actor: Actor) -> object:
+    ids = body.get("tables")
+    if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
+        raise ActionError("Choose the table or tables that feed the meter.")
+    tables = list(Table.objects.filter(pk__in=ids))
+    if not tables:
+        raise ActionError("Choose the table or tables that feed the meter.")
+    pit = Pit.objects.get(pk=tables[0].pit_id)
+    return do.configure_must_hit(
+        pit,
+        name=str(body.get("name", "")),
+        configuration=_int(body, "configuration", "configuration (1, 2 or 3)"),
+        tables=tables,
+        actor=actor,
+    )
+
+
+def _configuration(body: dict[str, Any], actor: Actor) -> object:
+    return do.set_must_hit_configuration(
+        _int(body, "meter", "meter"),
+        configuration=_int(body, "configuration", "configuration (1, 2 or 3)"),
+        actor=actor,
+    )
+
+
+def _link(body: dict[str, Any], actor: Actor) -> object:
+    do.link_must_hit(_int(body, "meter", "meter"), table=_table(body), actor=actor)
+    return None
+
+
+def _unlink(body: dict[str, Any], actor: Actor) -> object:
+    do.unlink_must_hit(_table(body), actor=actor)
+    return None
+
+
+def _pay(body: dict[str, Any], actor: Actor) -> object:
+    return do.pay_must_hit_win(_int(body, "win", "win"), actor=actor)
+
+
+urlpatterns: list[URLPattern] = [
+    path("", progressives_page, name="progressives"),
+    path("state.json", progressives_state, name="progressives-state"),
+    path("tables/<int:table_id>.json", table_progressives_state, name="progressives-table"),
+    *(
+        path(f"{route}/", _command(f"command:{name}", handler), name=name)
+        for route, name, handler in (
+            ("star-option", "set_star_option", _star),
+            ("must-hit", "configure_must_hit", _configure),
+            ("must-hit/configuration", "set_must_hit_configuration", _configuration),
+            ("must-hit/link", "link_must_hit", _link),
+            ("must-hit/unlink", "unlink_must_hit", _unlink),
+            ("must-hit/pay", "pay_must_hit_win", _pay),
+        )
+    ),
+]

@@ -1,0 +1,197 @@
+"""The Complimentary Vigorish Forms of the pit: the register page, each form as a PDF, and one
+JSON endpoint per form action (the page's script posts to them; a refusal is ``{"error": ...}``).
+
+Each person acts on their own screen, logged in: the clerk receives series and prepares forms,
+the dealer, pit boss and clerk sign, the dealer deposits the original, the pit boss and clerk
+who signed witness it, and the clerk forwards the duplicates (``tablegame.actions.forms``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
+
+from casino import access
+from casino.models import Pit
+from casino.roles import Actor
+from pit.form_pdf import form_pdf
+from pit.selectors import forms_register, pits_on_floor
+from tablegame.actions import ActionError, NotAllowed
+from tablegame.actions import forms as actions
+from tablegame.models import VigorishForm
+
+
+@access.page("page:vigorish_forms")
+@ensure_csrf_cookie
+def forms_page(request: HttpRequest) -> HttpResponse:
+    """Every pit's forms: series, vigorish waiting for a form, the forms of the day."""
+    registers = [forms_register(pit) for pit in pits_on_floor()]
+    return render(
+        request,
+        "pit/forms.html",
+        {"registers": registers, "role": access.floor_role(request.user)},
+    )
+
+
+@access.page("page:vigorish_form_pdf")
+def form_pdf_view(request: HttpRequest, form_id: int) -> HttpResponse:
+    """The form's original and duplicate, as the paper form."""
+    form = (
+        VigorishForm.objects.select_related(
+            "pit__casino",
+            "table",
+            "prepared_by",
+            "dealer",
+            "pit_boss",
+            "clerk",
+            "patron_part_by",
+            "deposited_by",
+            "voided_by",
+            "void_pit_boss",
+            "forwarded_by",
+        )
+        .filter(pk=form_id)
+        .first()
+    )
+    if form is None:
+        raise Http404("There is no such form.")
+    response = HttpResponse(form_pdf(form), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="vigorish-form-{form.printed_number}.pdf"'
+    return response
+
+
+# --- The actions, one endpoint each -------------------------------------------------------------
+
+Body = dict[str, Any]
+
+
+def _number(body: Body, key: str, missing: str) -> int:
+    value = body.get(key)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ActionError(missing)
+    return value
+
+
+def _text(body: Body, key: str) -> str:
+    value = body.get(key, "")
+    if not isinstance(value, str):
+        raise ActionError(f"The {key.replace('_', ' ')} is text.")
+    return value
+
+
+def _pit(body: Body) -> Pit:
+    pit = Pit.objects.filter(pk=_number(body, "pit", "Choose a pit.")).first()
+    if pit is None:
+        raise ActionError("There is no such pit.")
+    return pit
+
+
+def _form(body: Body) -> int:
+    return _number(body, "form", "Choose a form.")
+
+
+def _day(body: Body) -> datetime.date | None:
+    text = _text(body, "gaming_day").strip()
+    if not text:
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise ActionError("The gaming day is a date: YYYY-MM-DD.") from None
+
+
+def _endpoint(what: str, run: Callable[[Actor, Body], object]) -> Callable[..., HttpResponse]:
+    """A POST endpoint for one action: the policy first, then the action; JSON answers."""
+
+    @access.page(what, json=True)
+    @require_POST
+    def endpoint(request: HttpRequest) -> HttpResponse:
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError:
+            return JsonResponse({"error": "The request is not JSON."}, status=400)
+        if not isinstance(body, dict):
+            return JsonResponse({"error": "The request is not a JSON object."}, status=400)
+        actor = request.user
+        assert isinstance(actor, Actor)  # access.page let in only a logged-in member of staff
+        try:
+            run(actor, body)
+        except NotAllowed as refusal:
+            return JsonResponse({"error": str(refusal)}, status=403)
+        except ActionError as refusal:
+            return JsonResponse({"error": str(refusal)}, status=409)
+        return JsonResponse({"done": True})
+
+    endpoint.__name__ = what.removeprefix("command:")
+    return endpoint
+
+
+receive_series = _endpoint(
+    "command:receive_form_series",
+    lambda actor, body: actions.receive_form_series(
+        _pit(body),
+        first_number=_number(body, "first", "Give the series' first number."),
+        last_number=_number(body, "last", "Give the series' last number."),
+        actor=actor,
+    ),
+)
+prepare = _endpoint(
+    "command:prepare_vigorish_form",
+    lambda actor, body: actions.prepare_vigorish_form(
+        _number(body, "marker", "Choose the vigorish to document."),
+        patron_name=_text(body, "patron_name"),
+        actor=actor,
+    ),
+)
+void_blank = _endpoint(
+    "command:void_blank_vigorish_form",
+    lambda actor, body: actions.void_blank_vigorish_form(
+        _pit(body), reason=_text(body, "reason"), actor=actor
+    ),
+)
+sign = _endpoint(
+    "command:sign_vigorish_form",
+    lambda actor, body: actions.sign_vigorish_form(_form(body), actor=actor),
+)
+patron = _endpoint(
+    "command:record_patron_signature",
+    lambda actor, body: actions.record_patron_signature(
+        _form(body),
+        signature=_text(body, "signature"),
+        statement=_text(body, "statement"),
+        actor=actor,
+    ),
+)
+deposit = _endpoint(
+    "command:deposit_vigorish_form",
+    lambda actor, body: actions.deposit_vigorish_form(_form(body), actor=actor),
+)
+witness = _endpoint(
+    "command:witness_vigorish_deposit",
+    lambda actor, body: actions.witness_vigorish_deposit(_form(body), actor=actor),
+)
+void = _endpoint(
+    "command:void_vigorish_form",
+    lambda actor, body: actions.void_vigorish_form(
+        _form(body), reason=_text(body, "reason"), actor=actor
+    ),
+)
+sign_void = _endpoint(
+    "command:sign_void_vigorish_form",
+    lambda actor, body: actions.sign_void_vigorish_form(_form(body), actor=actor),
+)
+forward = _endpoint(
+    "command:forward_vigorish_duplicates",
+    lambda actor, body: actions.forward_vigorish_duplicates(
+        _pit(body), gaming_day=_day(body), actor=actor
+    ),
+)

@@ -1,0 +1,264 @@
+"""Rules Submissions from the pit console: a table's options (every one the texts leave to the
+licensee), filed to take effect at a stated time in the casino's time zone, and the pit's
+settlement procedure, changed for all its tables at once (002 (j)(3))."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import json
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
+
+from baccarat.profiles import PROFILES, RulesSubmission, SettlementProcedure
+from baccarat.wagertypes import WagerType
+from casino import access
+from casino.models import Pit
+from casino.roles import Actor
+from tablegame.actions import ActionError, NotAllowed, file_rules
+from tablegame.actions.tables import file_pit_procedure, set_seat_count
+from tablegame.models import Table
+
+#: Options that are not the licensee's to choose here: what the preset is, and Royal 9's
+#: progressive (configured with the progressives).
+FIXED = frozenset({"name", "title", "source", "table_type", "royal9"})
+#: The four settlement procedures of 002 (j)(2), for a pit of Mini-Baccarat tables.
+PIT_PROCEDURES = [p for p in SettlementProcedure if p is not SettlementProcedure.CALIFORNIA_LINES]
+
+
+def _kind(key: str, value: Any) -> str:
+    if key == "collection_fees":
+        return "fees"
+    if key == "vigorish_rounding":
+        return "rounding"
+    if isinstance(value, enum.Enum):
+        return "enum"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "count"
+    if isinstance(value, Decimal):
+        return "decimal"
+    if isinstance(value, frozenset):
+        return "wagers"
+    return "range"
+
+
+def _shown(kind: str, value: Any) -> str:
+    """An option's value as the form shows it."""
+    if value is None:
+        return "none"
+    if kind == "enum":
+        return str(value.value)
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind == "range":
+        return f"{value[0]}-{value[1]}"
+    if kind == "wagers":
+        return ",".join(w.value for w in WagerType if w in value)
+    if kind == "fees":
+        return json.dumps({k: str(v) for k, v in dataclasses.asdict(value).items()})
+    return str(value)
+
+
+def option_rows(rules: RulesSubmission) -> list[dict[str, Any]]:
+    """Every option of the Rules Submission with its value now, for the form."""
+    rows = []
+    for f in dataclasses.fields(RulesSubmission):
+        if f.name in FIXED:
+            continue
+        value = getattr(rules, f.name)
+        kind = _kind(f.name, value)
+        choices: list[str] = []
+        if kind == "enum":
+            choices = [member.value for member in type(value)]
+        elif kind == "bool":
+            choices = ["yes", "no"]
+        elif kind == "rounding":
+            choices = ["0.05", "0.25", "none"]
+        rows.append(
+            {
+                "key": f.name,
+                "label": f.name.replace("_", " "),
+                "kind": kind,
+                "value": _shown(kind, value),
+                "choices": choices,
+                "wagers": [w.value for w in WagerType] if kind == "wagers" else [],
+            }
+        )
+    return rows
+
+
+def _parsed(key: str, text: str, current: Any) -> Any:
+    """The form's text for an option as the JSON value a Rules Submission takes."""
+    kind = _kind(key, current)
+    text = text.strip()
+    try:
+        if kind == "bool":
+            return {"yes": True, "no": False}[text]
+        if kind == "count":
+            return int(text)
+        if kind in ("decimal", "enum"):
+            return text
+        if kind == "rounding":
+            return None if text == "none" else text
+        if kind == "wagers":
+            return [w for w in text.split(",") if w]
+        if kind == "fees":
+            return None if text == "none" else json.loads(text)
+        if text == "none":
+            return None
+        low, high = text.split("-")
+        return [int(low), int(high)]
+    except (KeyError, ValueError):
+        raise ActionError(f"'{text}' is not a value for {key.replace('_', ' ')}.") from None
+
+
+def _local_time(text: str, pit: Pit) -> datetime.datetime | None:
+    """A time the supervisor typed, in the casino's time zone; blank is now."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        naive = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        raise ActionError("Give the time as YYYY-MM-DD HH:MM, in the casino's time.") from None
+    if naive.tzinfo is not None:
+        return naive
+    return naive.replace(tzinfo=pit.casino.zone)
+
+
+@access.page("page:floor_table_rules")
+@ensure_csrf_cookie
+def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A table's Rules Submission: every option now, what is filed for later, and the form."""
+    table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
+    if table is None:
+        raise Http404("There is no such table.")
+    record = table.rules_record()
+    rules = table.rules
+    pending = table.rules_history.filter(effective_at__gt=timezone.now()).order_by("effective_at")
+    return render(
+        request,
+        "pit/table_rules.html",
+        {
+            "table": table,
+            "rules": rules,
+            "profile": record.profile if record else table.profile,
+            "profiles": [(name, p.title) for name, p in PROFILES.items()],
+            "options": option_rows(rules),
+            "pending": pending,
+            "procedures": PIT_PROCEDURES,
+            "zone": table.pit.casino.time_zone,
+        },
+    )
+
+
+def _json(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        raise ActionError("The request is not JSON.") from None
+    if not isinstance(body, dict):
+        raise ActionError("The request is not a JSON object.")
+    return body
+
+
+def _answer(run: Any) -> HttpResponse:
+    try:
+        run()
+    except NotAllowed as refusal:
+        return JsonResponse({"error": str(refusal)}, status=403)
+    except ActionError as refusal:
+        return JsonResponse({"error": str(refusal)}, status=409)
+    return JsonResponse({"done": True})
+
+
+@access.page("command:file_rules", json=True)
+@require_POST
+def file_table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
+    """File the options changed on the form, over those on file, from the stated time."""
+    actor = request.user
+    assert isinstance(actor, Actor)
+
+    def run() -> None:
+        table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
+        if table is None:
+            raise ActionError("There is no such table.")
+        body = _json(request)
+        record = table.rules_record()
+        profile = str(body.get("profile") or (record.profile if record else table.profile))
+        if profile not in PROFILES:
+            raise ActionError(f"Unknown rules profile '{profile}'.")
+        changed = body.get("options") or {}
+        if not isinstance(changed, dict):
+            raise ActionError("The options are a list of option and value.")
+        options = dict(record.options) if record and record.profile == profile else {}
+        base = PROFILES[profile]
+        for key, text in changed.items():
+            if key in FIXED or not hasattr(base, key):
+                raise ActionError(f"'{key}' is not an option here.")
+            options[key] = _parsed(key, str(text), getattr(base, key))
+        file_rules(
+            table,
+            profile=profile,
+            options=options,
+            effective_at=_local_time(str(body.get("effective_at") or ""), table.pit),
+            actor=actor,
+        )
+
+    return _answer(run)
+
+
+@access.page("command:file_pit_procedure", json=True)
+@require_POST
+def pit_procedure(request: HttpRequest) -> HttpResponse:
+    """Change the settlement procedure of every Mini-Baccarat table (002) of a pit at once."""
+    actor = request.user
+    assert isinstance(actor, Actor)
+
+    def run() -> None:
+        body = _json(request)
+        try:
+            pit = Pit.objects.select_related("casino").filter(pk=int(body.get("pit", 0))).first()
+        except (TypeError, ValueError, InvalidOperation):
+            pit = None
+        if pit is None:
+            raise ActionError("Choose a pit.")
+        when = _local_time(str(body.get("effective_at") or ""), pit)
+        if when is None:
+            raise ActionError("Say when the new procedure takes effect (30 minutes on at least).")
+        file_pit_procedure(
+            pit, settlement=str(body.get("settlement") or ""), effective_at=when, actor=actor
+        )
+
+    return _answer(run)
+
+
+@access.page("command:set_seat_count", json=True)
+@require_POST
+def table_seats(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Set how many seats the table has, with the reason."""
+    actor = request.user
+    assert isinstance(actor, Actor)
+
+    def run() -> None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise ActionError("There is no such table.")
+        body = _json(request)
+        seats = body.get("seats")
+        if isinstance(seats, str) and seats.strip().isdigit():
+            seats = int(seats)
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise ActionError("Give the number of seats.")
+        set_seat_count(table, seats=seats, reason=str(body.get("reason") or ""), actor=actor)
+
+    return _answer(run)

@@ -1,0 +1,50 @@
+/* A table's Rules Submission: "File" sends the preset, the stated time and only the options
+   changed on the form (the server keeps the others on file); "Change the pit's procedure" sends
+   the pit's new settlement procedure and its time. Refusals are shown in the server's words. */
+"use strict";
+
+(function () {
+  const page = document.getElementById("rules");
+  const value = (name) => (page.querySelector(`[name="${name}"]`) || { value: "" }).value;
+
+  function show(id, message) {
+    const box = document.getElementById(id);
+    box.hidden = !message;
+    box.textContent = message || "";
+  }
+
+  async function send(url, body, button) {
+    button.disabled = true;
+    show("error", "");
+    const answer = await Http.post(url, body);
+    button.disabled = false;
+    if (answer.ok) {
+      window.location.reload();
+    } else {
+      show("error", answer.error);
+      document.getElementById("error").scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  page.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-command]");
+    if (!button) return;
+    if (button.dataset.command === "file") {
+      const options = {};
+      page.querySelectorAll("[data-option]").forEach((field) => {
+        if (field.value !== field.dataset.initial) options[field.dataset.option] = field.value;
+      });
+      send(`/floor/tables/${page.dataset.table}/rules/file/`,
+        { profile: value("profile"), effective_at: value("effective_at"), options }, button);
+    } else if (button.dataset.command === "seats") {
+      send(`/floor/tables/${page.dataset.table}/seats/`,
+        { seats: Number(value("seats")), reason: value("seats_reason") }, button);
+    } else if (button.dataset.command === "procedure") {
+      send("/floor/procedure/", {
+        pit: Number(page.dataset.pit),
+        settlement: value("settlement"),
+        effective_at: value("pit_effective_at"),
+      }, button);
+    }
+  });
+})();

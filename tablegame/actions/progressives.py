@@ -1,0 +1,312 @@
+"""The floor's work on the progressives: the Star option, must-hit meters, links and payments.
+
+Lock order, as at settlement: the tables first (by primary key), then the meter. Parameters of a
+live meter (one that has taken a contribution) never change at once: the change waits for the
+meter's next win, when it starts again (the database refuses anything else, migration 0005).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils import timezone
+
+from baccarat.royal9 import STAR_OPTIONS
+from casino.models import Pit
+from casino.roles import Actor
+from tablegame import events, progressives
+from tablegame.actions.common import ActionError, action, check_text, lock_table, record
+from tablegame.models import (
+    MustHitLink,
+    MustHitProgressive,
+    MustHitWin,
+    ProgressiveEntry,
+    ProgressiveMeter,
+    Table,
+)
+
+Entry = ProgressiveEntry.Kind
+
+
+def _no_round_in_play(table: Table) -> None:
+    if table.active_round() is not None:
+        raise ActionError(f"{table} has a round in play: finish it first.")
+
+
+@action
+def set_star_option(table: Table, *, option: int, actor: Actor) -> ProgressiveMeter:
+    """The Star progressive's option (004 §13(i)): 1 reseeds at $25,000, 2 at $50,000, both 6 %.
+    On a live meter it takes effect when the Star is next won."""
+    table = lock_table(table)
+    progressive = STAR_OPTIONS.get(option)
+    if progressive is None:
+        raise ActionError("The Star progressive has options 1 and 2 (004 §13(i)).")
+    meter = ProgressiveMeter.objects.select_for_update().filter(table=table, name="star").first()
+    if meter is None:
+        raise ActionError(f"{table} has no Royal 9 meters: it does not offer the Royal 9 wager.")
+    _no_round_in_play(table)
+    before = meter.amount
+    if meter.live:
+        meter.next_reseed, meter.next_contribution = progressive.reseed, progressive.contribution
+        effective = "next_reset"
+    else:
+        meter.reseed, meter.contribution = progressive.reseed, progressive.contribution
+        meter.next_reseed = meter.next_contribution = None
+        meter.amount = progressive.reseed
+        effective = "now"
+    meter.updated_at = timezone.now()
+    meter.save()
+    parameters = {
+        "option": str(option),
+        "reseed": str(progressive.reseed),
+        "contribution": str(progressive.contribution),
+    }
+    ProgressiveEntry.objects.create(
+        royal9=meter,
+        kind=Entry.PARAMETERS,
+        table=table,
+        before=before,
+        after=meter.amount,
+        actor=actor,
+        note=f"Star option {option}, {effective.replace('_', ' ')}",
+    )
+    record(
+        table,
+        actor,
+        events.ProgressiveParameters(meter="star", parameters=parameters, effective=effective),
+    )
+    return meter
+
+
+def _lock_tables(tables: list[Table]) -> list[Table]:
+    return [lock_table(t) for t in sorted(tables, key=lambda t: t.pk)]
+
+
+def _check_linkable(table: Table, pit: Pit) -> None:
+    if table.pit_id != pit.pk:
+        raise ActionError(f"{table} is in another pit: a must-hit meter links tables of one pit.")
+    if table.rules.royal9 is None:
+        raise ActionError(
+            f"{table} does not offer the Royal 9 wager, whose players the must-hit draws among."
+        )
+    if MustHitLink.objects.filter(table=table).exists():
+        raise ActionError(f"{table} already feeds a must-hit meter: unlink it first.")
+    _no_round_in_play(table)
+
+
+def _linked_names(meter: MustHitProgressive) -> tuple[str, ...]:
+    return tuple(meter.links.order_by("table__name").values_list("table__name", flat=True))
+
+
+@action
+def configure_must_hit(
+    pit: Pit, *, name: str, configuration: int, tables: list[Table], actor: Actor
+) -> MustHitProgressive:
+    """A new must-hit meter (004 §13(j)) fed by one table (standalone) or several of a pit."""
+    name = check_text(name, field="name", limit=40)
+    if not name:
+        raise ActionError("Name the must-hit meter as its sign does.")
+    if not tables:
+        raise ActionError("Choose the table or tables that feed the meter.")
+    config = progressives.configuration(configuration)
+    locked = _lock_tables(tables)
+    if MustHitProgressive.objects.filter(pit=pit, name=name).exists():
+        raise ActionError(f"The pit already has a must-hit meter named {name}.")
+    for table in locked:
+        _check_linkable(table, pit)
+    hit_value, nonce = progressives.draw_hit_value(config)
+    meter = MustHitProgressive.objects.create(
+        pit=pit,
+        name=name,
+        configuration=configuration,
+        reset=config.reset,
+        maximum=config.maximum,
+        increment_rate=config.increment_rate,
+        amount=config.reset,
+        hit_value=hit_value,
+        hit_nonce=nonce,
+    )
+    MustHitLink.objects.bulk_create(MustHitLink(meter=meter, table=t) for t in locked)
+    ProgressiveEntry.objects.create(
+        must_hit=meter,
+        kind=Entry.RESET,
+        before=meter.amount,
+        after=meter.amount,
+        actor=actor,
+        note=f"configuration {configuration}",
+    )
+    linked = _linked_names(meter)
+    sealed = progressives.commitment(hit_value, nonce)
+    for table in locked:
+        record(table, actor, events.MustHitLinked(meter=name, linked=True, tables=linked))
+        record(
+            table,
+            actor,
+            events.ProgressiveParameters(
+                meter=name, parameters=_must_hit_parameters(meter), effective="now"
+            ),
+        )
+        record(
+            table,
+            actor,
+            events.ProgressiveReset(meter=name, amount=meter.amount, commitment=sealed),
+        )
+    return meter
+
+
+def _must_hit_parameters(meter: MustHitProgressive) -> dict[str, str]:
+    return {
+        "configuration": str(meter.configuration),
+        "reset": str(meter.reset),
+        "maximum": str(meter.maximum),
+        "increment_rate": str(meter.increment_rate),
+    }
+
+
+def _lock_meter(meter: MustHitProgressive | int) -> tuple[MustHitProgressive, list[Table]]:
+    """Its linked tables, then the meter: the order settlement locks them in."""
+    pk = meter.pk if isinstance(meter, MustHitProgressive) else meter
+    tables = _lock_tables(list(Table.objects.filter(must_hit_link__meter_id=pk)))
+    found = MustHitProgressive.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise ActionError("There is no such must-hit meter.")
+    return found, tables
+
+
+@action
+def set_must_hit_configuration(
+    meter: MustHitProgressive | int, *, configuration: int, actor: Actor
+) -> MustHitProgressive:
+    """Another configuration of Table 1: at once on a meter not yet live, else from its next
+    reset (its parameters cannot change while it is live)."""
+    config = progressives.configuration(configuration)
+    found, tables = _lock_meter(meter)
+    for table in tables:
+        _no_round_in_play(table)
+    if found.live:
+        found.next_configuration, effective = configuration, "next_reset"
+        found.save(update_fields=["next_configuration"])
+    else:
+        found.configuration, found.next_configuration = configuration, None
+        found.reset, found.maximum = config.reset, config.maximum
+        found.increment_rate, found.amount = config.increment_rate, config.reset
+        found.hit_value, found.hit_nonce = progressives.draw_hit_value(config)
+        found.updated_at, effective = timezone.now(), "now"
+        found.save()
+    parameters = _must_hit_parameters(found) | {"configuration": str(configuration)}
+    if effective == "next_reset":
+        parameters |= {
+            "reset": str(config.reset),
+            "maximum": str(config.maximum),
+            "increment_rate": str(config.increment_rate),
+        }
+    ProgressiveEntry.objects.create(
+        must_hit=found,
+        kind=Entry.PARAMETERS,
+        before=found.amount,
+        after=found.amount,
+        actor=actor,
+        note=f"configuration {configuration}, {effective.replace('_', ' ')}",
+    )
+    for table in tables:
+        record(
+            table,
+            actor,
+            events.ProgressiveParameters(
+                meter=found.name, parameters=parameters, effective=effective
+            ),
+        )
+        if effective == "now":
+            sealed = progressives.commitment(found.hit_value, found.hit_nonce)
+            record(
+                table,
+                actor,
+                events.ProgressiveReset(meter=found.name, amount=found.amount, commitment=sealed),
+            )
+    return found
+
+
+@action
+def link_must_hit(meter: MustHitProgressive | int, *, table: Table, actor: Actor) -> None:
+    """One more table feeds the meter (a table of its pit, with no round in play)."""
+    locked = lock_table(table)
+    found, _tables = _lock_meter(meter)
+    _check_linkable(locked, found.pit)
+    MustHitLink.objects.create(meter=found, table=locked)
+    record(
+        locked,
+        actor,
+        events.MustHitLinked(meter=found.name, linked=True, tables=_linked_names(found)),
+    )
+
+
+@action
+def unlink_must_hit(table: Table, *, actor: Actor) -> None:
+    """The table stops feeding its must-hit meter; the meter keeps what it holds."""
+    locked = lock_table(table)
+    link = MustHitLink.objects.filter(table=locked).select_related("meter").first()
+    if link is None:
+        raise ActionError(f"{locked} feeds no must-hit meter.")
+    _no_round_in_play(locked)
+    meter = link.meter
+    link.delete()
+    record(
+        locked,
+        actor,
+        events.MustHitLinked(meter=meter.name, linked=False, tables=_linked_names(meter)),
+    )
+
+
+@action
+def pay_must_hit_win(win: MustHitWin | int, *, actor: Actor) -> MustHitWin:
+    """Pay a must-hit win, in the order the meter's wins happened: a later win waits for the
+    earlier ones (its screens show it pending)."""
+    pk = win.pk if isinstance(win, MustHitWin) else win
+    table_id = MustHitWin.objects.filter(pk=pk).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise ActionError("There is no such must-hit win.")
+    table = lock_table(table_id)
+    found = MustHitWin.objects.select_for_update().select_related("meter", "round__shoe").get(pk=pk)
+    meter = MustHitProgressive.objects.select_for_update().get(pk=found.meter_id)
+    if found.status == MustHitWin.Status.PAID:
+        raise ActionError(f"{meter.name} win {found.number} was paid already.")
+    earlier = (
+        MustHitWin.objects.filter(
+            meter=meter, status=MustHitWin.Status.PENDING, number__lt=found.number
+        )
+        .select_related("table")
+        .order_by("number")
+        .first()
+    )
+    if earlier is not None:
+        raise ActionError(
+            f"{meter.name} win {earlier.number} at {earlier.table} (seat {earlier.seat}) "
+            "came first: pay it before this one."
+        )
+    found.status, found.paid_at, found.paid_by = MustHitWin.Status.PAID, timezone.now(), actor
+    found.save(update_fields=["status", "paid_at", "paid_by"])
+    ProgressiveEntry.objects.create(
+        must_hit=meter,
+        kind=Entry.PAID,
+        table=table,
+        round=found.round,
+        seat=found.seat,
+        before=meter.amount,
+        after=meter.amount,
+        wagered=Decimal(0),
+        actor=actor,
+        note=f"win {found.number}: {found.amount} paid",
+    )
+    won_in = f"{table} shoe {found.round.shoe.number} round {found.round.number}"
+    record(
+        table,
+        actor,
+        events.MustHitPaid(
+            meter=meter.name,
+            number=found.number,
+            seat=found.seat,
+            amount=found.amount,
+            won_in=won_in,
+        ),
+    )
+    return found
