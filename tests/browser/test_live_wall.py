@@ -93,7 +93,7 @@ def test_the_wall_shows_each_card_as_the_dealer_enters_it(floor_staff, daphne, b
     dealer.click("text=Place your bets: open the round")
     dealer.wait_for_selector("#next-title:text-is('Place your bets')")
     dealer.click(".seat:has(.seat-no:text-is('1'))")
-    dealer.select_option("#w-type", "banker")
+    dealer.click("#w-types button[data-type='banker']")
     dealer.fill("#w-amount", "100")
     dealer.click("text=Take the wager")
     dealer.wait_for_selector(".wager:text('Banker $100.00')")
