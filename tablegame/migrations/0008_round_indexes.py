@@ -4,18 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tablegame', '0007_api_tokens'),
+        ("tablegame", "0007_api_tokens"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='round',
-            index=models.Index(condition=models.Q(('state__in', ('betting', 'dealing', 'house_money', 'complete'))), fields=['table', '-id'], name='round_in_play'),
+            model_name="round",
+            index=models.Index(
+                condition=models.Q(
+                    ("state__in", ("betting", "dealing", "house_money", "complete"))
+                ),
+                fields=["table", "-id"],
+                name="round_in_play",
+            ),
         ),
         migrations.AddIndex(
-            model_name='round',
-            index=models.Index(fields=['table', 'settled_at'], name='round_settled_per_table'),
+            model_name="round",
+            index=models.Index(fields=["table", "settled_at"], name="round_settled_per_table"),
         ),
     ]
