@@ -18,8 +18,8 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
+from tablegame.api.tokens import issue_api_token
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_dealer_tablet import tap_card
 from tests.tablegame.conftest import ready_table
@@ -125,7 +125,7 @@ def test_a_wager_or_a_card_is_drawn_on_its_tile_in_place_as_the_server_draws_it(
     dealer, floor = floor_staff["dealer"], floor_staff["floor"]
     table = ready_table("ma-mini", dealer, floor)
     actions.open_round(table, actor=dealer)
-    token = Token.objects.create(user=dealer).key
+    _, token = issue_api_token(dealer)
     chromium = browser.start()
     wall = log_in(chromium, daphne, "surveillance")
     fetched: list[str] = []
