@@ -1,7 +1,10 @@
 /* One table's progressive meters on its display or tablet (templates/pit/_progressive_strip.html):
-   fetched from /progressives/tables/<id>.json when the table changes and every few seconds (a
-   must-hit meter shared with other tables grows with their rounds too). Must-hit wins waiting to be
-   paid are shown: the first "Pay now", the others "pending". */
+   fetched from /progressives/tables/<id>.json once, then again when the table changes its meters
+   (a settlement, a hit, a reset, a payment, new parameters; or a gap or reconnect), and every few
+   seconds only while the table has a must-hit meter (shared with other tables, it grows with
+   their rounds too). A wager or a card fetches nothing: a floor of hundreds of screens must not
+   fetch for nothing. Must-hit wins waiting to be paid are shown: the first "Pay now", the
+   others "pending". */
 "use strict";
 
 (function () {
@@ -43,17 +46,35 @@
     strip.hidden = parts.length === 0;
   }
 
+  // Changes that move a meter or a win.
+  const METERED = new Set([
+    "round_settled", "progressive_hit", "progressive_contributed", "progressive_reset",
+    "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
+  ]);
+  let poller = null;
+
   async function refresh() {
     const answer = await Http.getJSON(strip.dataset.url);
-    if (answer.ok) draw(answer.data);
+    if (!answer.ok) return;
+    draw(answer.data);
+    const shared = answer.data.must_hit.length > 0;
+    if (shared && poller === null) poller = window.setInterval(refresh, POLL);
+    if (!shared && poller !== null) { window.clearInterval(poller); poller = null; }
+  }
+
+  function moves(detail) {
+    const events = detail && detail.change && detail.change.events;
+    if (!detail || detail.reason !== "changed" || !events) return true;
+    return events.some((e) => METERED.has(e.action));
   }
 
   function start() {
     refresh();
     if (window.Live && window.Live.watch) {
-      window.Live.watch(Number(strip.dataset.progressiveTable), refresh, { refreshEvery: 0 });
+      window.Live.watch(Number(strip.dataset.progressiveTable), (table, detail) => {
+        if (moves(detail)) refresh();
+      }, { refreshEvery: 0 });
     }
-    window.setInterval(refresh, POLL);
   }
 
   // After every deferred script of the page (http.js and live.js may come after this one).
