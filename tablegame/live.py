@@ -32,7 +32,7 @@ from django.db import connection, models
 
 from casino import rows
 from casino.models import GENESIS_HASH, Event, Pit
-from casino.record import Head
+from casino.record import Head, chain_head
 from tablegame.models import (
     Card,
     DealerAssignment,
@@ -161,7 +161,10 @@ def lock(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends, with its pit (None: no such table).
 
     Race: two tablets (or a double tap) acting on one table at once; the second waits here until
-    the first commits, then sees its result."""
+    the first commits, then sees its result. (SQLite, the embedded demo: the ORM's, where the
+    whole database is locked by the first write.)"""
+    if connection.vendor != "postgresql":
+        return Table.objects.select_for_update().select_related("pit").filter(pk=table_id).first()
     with connection.cursor() as cursor:
         cursor.execute(_lock_statement(), [table_id])
         row = cursor.fetchone()
@@ -192,7 +195,12 @@ def _prefetched(game: Round, name: str) -> list[Any] | None:
 
 def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     """Read the table's state in play in one statement, keep it on ``table`` (``live``), and
-    answer whether ``key`` was used by this user and where the table's chain ends."""
+    answer whether ``key`` was used by this user and where the table's chain ends. (SQLite, the
+    embedded demo: those two only; ``live`` reads the rest through the ORM when asked.)"""
+    if connection.vendor != "postgresql":
+        done = CommandRecord.objects.filter(user=user_id, key=key) if key and user_id else None
+        done_id = done.values_list("pk", flat=True).first() if done is not None else None
+        return Facts(done_id=done_id, head=chain_head(table.chain_id))
     with connection.cursor() as cursor:
         cursor.execute(_statement(), {"table": table.pk, "user": user_id, "key": key})
         row = cursor.fetchone()

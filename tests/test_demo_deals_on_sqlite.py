@@ -1,0 +1,60 @@
+"""The embedded demo (``make run``: SQLite, no Redis) deals a round over the API as a tablet does.
+
+The live path reads a command's facts in hand-written PostgreSQL statements; on SQLite it reads
+the same through the ORM (``tablegame.live``). Run in a subprocess with the demo's settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.record.test_sqlite_triggers import run
+
+SCRIPT = """
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+from tests.tablegame.conftest import ready_table
+
+dealer, floor = User.objects.get(username="dealer"), User.objects.get(username="floor")
+table = ready_table("ma-mini", dealer, floor)
+client = APIClient(SERVER_NAME="127.0.0.1")
+client.force_login(dealer)
+steps = [
+    ("round/open/", {}),
+    ("round/wagers/", {"seat": 1, "type": "banker", "amount": "100"}),
+    ("round/wagers/", {"seat": 2, "type": "player", "amount": "50"}),
+    ("round/no-more-bets/", {}),
+    *(("round/cards/", {"card": card}) for card in ("4H", "9C", "2S", "KS")),
+    ("round/settle/", {}),
+]
+for number, (route, body) in enumerate(steps):
+    answer = client.post(
+        f"/api/tables/{table.pk}/{route}", body, format="json", HTTP_IDEMPOTENCY_KEY=f"k{number}"
+    )
+    print(route, answer.status_code)
+again = client.post(
+    f"/api/tables/{table.pk}/round/settle/", {}, format="json", HTTP_IDEMPOTENCY_KEY="k8"
+)
+print("again", again.status_code, again.headers.get("Idempotent-Replayed"))
+state = client.get(f"/api/tables/{table.pk}/").json()
+print("announcement", state["round"]["announcement"])
+wagers = state["round"]["wagers"]
+print("wagers", [(w["seat"], w["result"], w["payout"], w["vigorish"]) for w in wagers])
+"""
+
+
+def test_the_embedded_demo_deals_and_settles_a_round_over_the_api(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    for command in (("migrate", "--noinput"), ("seed_demo",)):
+        done = run(*command, database=database)
+        assert done.returncode == 0, done.stderr
+    played = run("shell", "--no-imports", "-c", SCRIPT, database=database)
+    assert played.returncode == 0, played.stderr
+    lines = played.stdout.splitlines()
+    assert [line.split()[-1] for line in lines[:9]] == ["200"] * 9, played.stdout
+    assert "again 200 true" in lines
+    assert "announcement Banker wins, 9 over 6" in lines
+    # Banker's $100 win is paid in full and its 5 % commission collected (text 000).
+    assert "wagers [(2, 'lose', '0.00', '0.00'), (1, 'win', '100.00', '5.00')]" in lines, (
+        played.stdout
+    )
