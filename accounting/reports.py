@@ -63,7 +63,9 @@ from baccarat.composition import Composition
 from baccarat.gamemath import analyse
 from baccarat.profiles import RulesSubmission
 from baccarat.wagertypes import WagerType
-from casino.models import Casino
+from casino.events import payload_of
+from casino.models import Casino, Event
+from tablegame.events import CardCorrected, TableEvent
 from tablegame.models import (
     Irregularity,
     ProgressiveMeter,
@@ -222,6 +224,8 @@ class DayReport:
     """Read from the summary written when the day closed (its figures are final)."""
     reconciliation: Reconciliation | None = None
     """The Complimentary Vigorish Form reconciliation (``accounting.forms_check``)."""
+    corrections: list[Line] = field(default_factory=list)
+    """Cards keyed in error and corrected with a supervisor's approval (``card_corrected``)."""
 
     @property
     def flags(self) -> list[tuple[str, str]]:
@@ -565,6 +569,7 @@ def day_report(casino: Casino, day: datetime.date) -> DayReport:
         )["total"]
         or ZERO,
         irregularities=_irregularities(ids, start, end),
+        corrections=_corrections(ids, start, end),
         voids=[
             Line(
                 r.table.name,
@@ -760,6 +765,38 @@ def _irregularities(
         )
         for i in rows
     ]
+
+
+def _corrections(
+    table_ids: list[int], start: datetime.datetime, end: datetime.datetime
+) -> list[Line]:
+    """The day's corrected cards, from the record: what was keyed, what was dealt, who
+    approved; each with the round it was in (the one in play at the table then)."""
+    found = (
+        Event.objects.filter(
+            chain__table__in=table_ids,
+            action=TableEvent.CARD_CORRECTED.value,
+            created_at__gte=start,
+            created_at__lt=end,
+        )
+        .select_related("chain__table")
+        .order_by("created_at")
+    )
+    lines = []
+    for event in found:  # a handful a day: each an exception a person reviews
+        correction = payload_of(event.action, event.data)
+        assert isinstance(correction, CardCorrected)
+        table = event.chain.table
+        game = (
+            Round.objects.filter(
+                table=table, number=correction.round, opened_at__lte=event.created_at
+            )
+            .order_by("-opened_at")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        lines.append(Line(table.name, event.created_at, correction.describe(), game))
+    return lines
 
 
 def day_totals(casino: Casino, day: datetime.date) -> DayTotals:
