@@ -1,10 +1,11 @@
 """What a command on one table reads, in one statement after the table's lock.
 
 A dealer's tap (a wager, a card, "no more bets") needs the round in play with its Rules
-Submission, shoe, wagers and cards, the occupied seats, the table's limits, the head of the
-table's chain and whether the command's idempotency key was used already. Read one by one through
-the ORM that was ten queries, each compiled anew; here it is one SQL statement, written once from
-the models' columns, whose rows become model instances as the ORM would make them:
+Submission, shoe, wagers and cards, the occupied seats, the table's limits, the dealer
+assignments that concern the tap (``tablegame.dealers``), the head of the table's chain and
+whether the command's idempotency key was used already. Read one by one through the ORM that was
+ten queries, each compiled anew; here it is one SQL statement, written once from the models'
+columns (``casino.rows``), whose rows become model instances as the ORM would make them:
 
 - the round's ``wagers`` and ``cards`` are its prefetched relations (``game.wagers.all()`` reads
   no more), kept in order when the action adds one (``add_wager``, ``add_card``);
@@ -16,7 +17,8 @@ statement that waited for the lock still sees what was committed when it began, 
 must start after the lock is held (``actions.common.locked_tables``).
 
 An action run outside the API (tests, management commands, the console) finds nothing read on
-its table: ``live(table)`` reads each part through the ORM when first asked for.
+its table: ``live(table)`` reads each part through the ORM when first asked for. So does every
+command on SQLite (the embedded demo): the statements here are PostgreSQL's.
 """
 
 from __future__ import annotations

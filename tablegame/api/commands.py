@@ -2,12 +2,14 @@
 
 A tablet on a casino's wifi sends a command again when it sees no answer, and a dealer taps twice;
 neither may deal a card or settle a round twice. Each command may carry an ``Idempotency-Key``
-header (the round's commands must). In ONE transaction the table row is locked, then the key is
-looked up in ``CommandRecord`` (per user) with the chain's head in one query; either the stored
-answer is returned unchanged, or the action runs (inside ``actions.common.command``: the lock is
-reused, no savepoint) and its answer, the events and the parts of the table state they changed
-(``selectors.command_answer``), is stored with the key before commit. A refusal rolls the
-transaction back whole; it is then stored with the key in a transaction of its own.
+header (the round's commands must). In ONE transaction the table row is locked, then one
+statement reads the key's ``CommandRecord`` (per user), the chain's head and the table's state in
+play (``tablegame.live``); either the stored answer is returned unchanged, or the action runs
+(inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
+and the parts of the table state they changed (``selectors.command_answer``), is stored with the
+key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
+stored with the key in a transaction of its own. A wager or a card is five statements in all:
+the lock, the read, its write, the event, the command record (``tests/api/test_query_budgets``).
 """
 
 from __future__ import annotations
