@@ -8,7 +8,7 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 (inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
-stored with the key in a transaction of its own. A wager or a card is five statements in all:
+stored with the key in a transaction of its own. A wager or a card is five statements of its own:
 the lock, the read, its write, the event, the command record (``tests/api/test_query_budgets``).
 """
 
