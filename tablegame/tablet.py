@@ -72,6 +72,9 @@ def _player_dealer(table: Table, rules: RulesSubmission, seats: list[int]) -> di
         "rotation": rules.player_dealer_rotation_hands,
         "first": last is None,
         "offer": seats if last is None else california_action_order(last, seats),
+        # Offered continuously around the table (001): once every other seat declined, the
+        # position comes back to the player-dealer whose two hands ended.
+        "again": last if table.player_dealer_seat is None and last in seats else None,
         "fees": None
         if fees is None
         else {

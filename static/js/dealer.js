@@ -68,6 +68,8 @@
     const seat = seatOf(n);
     return seat && seat.player ? `seat ${n} (${seat.player})` : `seat ${n}`;
   };
+  // The 24-hour deck change has come (000 §3(c)): new decks before the next round.
+  const decksDue = () => Boolean(state.deck_change && state.deck_change.due);
   const inPlay = (game) => game && !["settled", "void"].includes(game.state);
   const helpIsCurrent = () => help && state && help.sequence === state.sequence;
 
@@ -230,7 +232,9 @@
     else if (cut && inPlay(game) && game.number === cut) [text, cls] = ["Cut card out: one more hand after this one", "call last"];
     else if (cut && !inPlay(game) && shoe.call === "last_hand") [text, cls] = ["Next round is the LAST HAND", "call last"];
     else if (shoe && shoe.call === "shoe_over" && !inPlay(game)) [text, cls] = ["Shoe over: collect markers, end the shoe", "call over"];
-    else if (state.deck_change && state.deck_change.due && !inPlay(game)) [text, cls] = ["Decks due for change", "call over"];
+    else if (decksDue() && inPlay(game)) [text, cls] = ["Decks due for change: after this round, end the shoe", "call over"];
+    else if (decksDue() && shoe) [text, cls] = ["Decks due for change (every 24 hours): end the shoe, bring new decks", "call over"];
+    else if (decksDue()) [text, cls] = ["Decks due for change (every 24 hours): bring new decks", "call over"];
     box.hidden = !text;
     box.className = cls;
     box.textContent = text;
@@ -283,7 +287,8 @@
         [field("First card (e.g. 7H, KD)", input("first", { size: 4, autocomplete: "off" }))]);
     }
     const actions = [];
-    const over = shoe.call === "shoe_over";
+    const due = decksDue();
+    const over = shoe.call === "shoe_over" || due;
     if (!over) actions.push(button("Place your bets: open the round", "round/open/", () => ({})));
     if (help && help.curator && t.curator_seat) {
       actions.push(button("Curator passes the shoe", "curator/pass/", () => ({ ordered: false }), "secondary"));
@@ -291,9 +296,12 @@
     }
     actions.push(button("End the shoe", "shoe/end/", () => ({}), over ? "" : "secondary"));
     if (!shoe.cut_card_round) actions.push(button("Cut card came out", "shoe/cut-card/", () => ({}), "secondary"));
-    const title = over ? "The shoe is over: collect markers, then end it"
-      : shoe.call === "last_hand" ? "Ready for the LAST HAND" : "Ready for the next round";
-    setNext(title, game && game.announcement ? `Last: ${game.announcement}` : "", actions);
+    const title = due ? "The decks are due for change: end the shoe"
+      : over ? "The shoe is over: collect markers, then end it"
+        : shoe.call === "last_hand" ? "Ready for the LAST HAND" : "Ready for the next round";
+    const last = game && game.announcement ? `Last: ${game.announcement}` : "";
+    setNext(title, due ? `Decks are changed at least every 24 hours. Collect markers, end the shoe, then bring new decks. ${last}`.trim()
+      : last, actions);
   }
 
   function drawDecks() {
@@ -307,7 +315,10 @@
         decks: Number($("decks").value), automatic_shuffler: $("asm").checked, new_decks: false,
       }), "secondary"));
     }
-    setNext("Bring decks to the table", "Six to eight decks, or the shuffler's batches.", actions, [
+    const due = change && change.due;
+    setNext(due ? "Bring new decks to the table" : "Bring decks to the table", due
+      ? "The decks are due for change (every 24 hours): new decks only. Six to eight decks, or the shuffler's batches."
+      : "Six to eight decks, or the shuffler's batches.", actions, [
       field("Decks", input("decks", { type: "number", min: 1, value: 8 })),
       field("Automatic shuffler", input("asm", { type: "checkbox" })),
       field("Pre-inspected and pre-shuffled", input("pre", { type: "checkbox" })),
@@ -343,27 +354,31 @@
   function drawPositionOffer() {
     if (!helpIsCurrent()) return setNext("Offer the player-dealer position", "Reading whom to offer it to…", []);
     const pd = help.player_dealer;
+    // Clockwise from the last player-dealer, and round again to them (001: offered continuously).
+    const order = pd.again === null || pd.again === undefined ? pd.offer : [...pd.offer, pd.again];
     const takeIt = (seat) => el("button", { type: "button", class: "big", onclick: async () => {
-      const order = pd.offer;
       const before = pd.first ? [] : order.slice(0, order.indexOf(seat));
       if (await send("player-dealer/", { seat, declined: before })) declined.position = [];
     } }, `Seat ${seat} takes the position`);
     if (pd.first) {
       if (!pd.offer.length) return setNext("Seat the players", "The player-dealer is one of the seated players.", []);
-      return setNext("Who banks the game?", "The player-dealer position: any seated player may take it first.",
-        pd.offer.map(takeIt));
+      return setNext("Who banks the game?", "The player-dealer position: any seated player may take it first. "
+        + "The house does not bank: no wagers until a player takes it.", pd.offer.map(takeIt));
     }
-    const next = pd.offer.find((s) => !declined.position.includes(s));
+    const next = order.find((s) => !declined.position.includes(s));
     const was = state.round && state.round.state === "settled" && state.round.player_dealer_seat;
     const moved = was ? `Seat ${was} banked ${pd.rotation} hands: the position moves on clockwise. ` : "";
     const said = moved + (declined.position.length ? `Declined: ${declined.position.map((s) => `seat ${s}`).join(", ")}.` : "");
     if (next === undefined) {
-      return setNext("Nobody takes the player-dealer position", `${said} The game waits for a player-dealer.`, [
-        el("button", { type: "button", class: "big secondary", onclick: () => { declined.position = []; drawNext(); } }, "Offer again"),
-      ]);
+      return setNext("Nobody takes the player-dealer position",
+        (`${said} The house does not bank: no wagers until a player takes the position. `
+        + "Keep offering it clockwise, as a player asks for it or sits down.").trim(), [
+          el("button", { type: "button", class: "big", onclick: () => { declined.position = []; drawNext(); } },
+            order.length ? `Offer it again, seat ${order[0]} first` : "Offer it again"),
+        ]);
     }
     setNext(`Offer the player-dealer position to ${seatName(next)}`,
-      `${said} Clockwise: ${pd.offer.map((s) => `seat ${s}`).join(", ")}.`.trim(), [
+      `${said} Clockwise: ${order.map((s) => `seat ${s}`).join(", ")}.`.trim(), [
         takeIt(next),
         el("button", { type: "button", class: "big secondary", onclick: () => { declined.position.push(next); drawNext(); } },
           `Seat ${next} declines`),
@@ -596,8 +611,10 @@
       } else if (pad.rank && pad.suit) {
         const card = pad.rank + pad.suit;
         pad = { rank: null, suit: null };
-        $("pad-choice").textContent = `${card} sent`;
-        send("round/cards/", { card }, { queued: true });
+        $("pad-choice").textContent = `${face(card)} sent`;
+        send("round/cards/", { card }, { queued: true }).then((dealt) => {
+          if (!dealt && $("pad-choice").textContent === `${face(card)} sent`) $("pad-choice").textContent = `${face(card)} not dealt`;
+        });
       } else {
         $("pad-choice").textContent = `${pad.rank || "?"}${pad.suit || "?"}`;
       }

@@ -458,6 +458,8 @@ def take_player_dealer(
         order = [seat] if seat in seats else []  # the first position is offered to anyone seated
     else:
         order = california_action_order(last, seats)
+        if table.player_dealer_seat is None and last in seats:
+            order.append(last)  # offered continuously around the table: back to the last one
     _check_offer(order, seat, declined, "the player-dealer position")
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
     table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])

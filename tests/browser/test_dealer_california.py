@@ -80,7 +80,7 @@ def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
         "#next-title:text-is('Offer the player-dealer position to seat 1 (Player 1)')"
     )
     assert page.inner_text("#next-detail") == (
-        "Seat 2 banked 2 hands: the position moves on clockwise. Clockwise: seat 1, seat 5."
+        "Seat 2 banked 2 hands: the position moves on clockwise. Clockwise: seat 1, seat 5, seat 2."
     )
     shot(page, "california-position-rotates")
     page.click("text=Seat 1 declines")
