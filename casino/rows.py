@@ -97,22 +97,14 @@ def insert(obj: M) -> M:
     ``pre_save`` and database preparation as the ORM does them, the primary key read back; no
     signals (the models written this way have none)."""
     sql, written = _insert_statement(type(obj))
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in written]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
-    assert row is not None
-    obj.pk = row[0]
-    obj._state.adding, obj._state.db = False, connection.alias
-    return obj
+    return _inserted(obj, sql, _prepared(obj, written, adding=True))
 
 
 def update(obj: models.Model, names: Sequence[str]) -> None:
     """``obj.save(update_fields=names)`` as one statement written once per model and fields."""
     sql, written = _update_statement(type(obj), tuple(names))
-    values = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in written]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+        cursor.execute(sql, [*_prepared(obj, written, adding=False), obj.pk])
 
 
 def update_and_insert(obj: models.Model, names: Sequence[str], new: M) -> M:
@@ -124,41 +116,11 @@ def update_and_insert(obj: models.Model, names: Sequence[str], new: M) -> M:
     update_sql, updated = _update_statement(type(obj), tuple(names))
     insert_sql, written = _insert_statement(type(new))
     values = [
-        *(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in updated),
+        *_prepared(obj, updated, adding=False),
         obj.pk,
-        *(f.get_db_prep_save(f.pre_save(new, True), connection) for f in written),
+        *_prepared(new, written, adding=True),
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH updated AS ({update_sql}) {insert_sql}", values)
-        row = cursor.fetchone()
-    assert row is not None
-    new.pk = row[0]
-    new._state.adding, new._state.db = False, connection.alias
-    return new
-
-
-@cache
-def _insert_statement(model: type[models.Model]) -> tuple[str, Sequence[models.Field[Any, Any]]]:
-    pk = model._meta.pk
-    assert pk is not None
-    written = tuple(f for f in fields(model) if f is not pk)
-    return (
-        f"INSERT INTO {table(model)} ({', '.join(quoted(f) for f in written)}) "
-        f"VALUES ({', '.join(['%s'] * len(written))}) RETURNING {quoted(pk)}",
-        written,
-    )
-
-
-@cache
-def _update_statement(
-    model: type[models.Model], names: tuple[str, ...]
-) -> tuple[str, Sequence[models.Field[Any, Any]]]:
-    pk = model._meta.pk
-    assert pk is not None
-    written = tuple(f for f in fields(model) if f.name in names or f.attname in names)
-    assert len(written) == len(names), f"{model.__name__} has no field among {names}"
-    sets = ", ".join(f"{quoted(f)} = %s" for f in written)
-    return f"UPDATE {table(model)} SET {sets} WHERE {quoted(pk)} = %s", written
+    return _inserted(new, f"WITH updated AS ({update_sql}) {insert_sql}", values)
 
 
 def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
@@ -171,10 +133,8 @@ def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
     if connection.vendor != "postgresql":
         model._default_manager.bulk_update(objs, names, batch_size=len(objs))
         return
-    pk = model._meta.pk
-    assert pk is not None
-    written = [f for f in fields(model) if f.name in names or f.attname in names]
-    assert len(written) == len(names), f"{model.__name__} has no field among {names}"
+    pk = _pk(model)
+    written = _written(model, tuple(names))
     typed = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in [pk, *written])
     plain = ", ".join(["%s"] * (len(written) + 1))
     rows_sql = ", ".join([f"({typed})", *[f"({plain})"] * (len(objs) - 1)])
@@ -184,13 +144,57 @@ def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
         f"UPDATE {table(model)} SET {sets} FROM (VALUES {rows_sql}) AS v({names_sql}) "
         f"WHERE {table(model)}.{quoted(pk)} = v.{quoted(pk)}"
     )
-    values = [
-        value
-        for obj in objs
-        for value in [
-            obj.pk,
-            *(f.get_db_prep_save(f.pre_save(obj, False), connection) for f in written),
-        ]
-    ]
+    values = [value for obj in objs for value in [obj.pk, *_prepared(obj, written, adding=False)]]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
+
+
+def _prepared(
+    obj: models.Model, written: Sequence[models.Field[Any, Any]], *, adding: bool
+) -> list[Any]:
+    """The values of ``written`` as ``save()`` sends them: ``pre_save``, then prepared."""
+    return [f.get_db_prep_save(f.pre_save(obj, adding), connection) for f in written]
+
+
+def _inserted(new: M, sql: str, values: Sequence[Any]) -> M:
+    """Run an ``INSERT ... RETURNING`` of ``new`` and keep its primary key, as ``save()`` does."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    assert row is not None
+    new.pk = row[0]
+    new._state.adding, new._state.db = False, connection.alias
+    return new
+
+
+def _pk(model: type[models.Model]) -> models.Field[Any, Any]:
+    pk = model._meta.pk
+    assert pk is not None
+    return pk
+
+
+def _written(model: type[models.Model], names: tuple[str, ...]) -> Sequence[models.Field[Any, Any]]:
+    """The model's fields named (by name or attribute name), in the model's order."""
+    written = tuple(f for f in fields(model) if f.name in names or f.attname in names)
+    assert len(written) == len(names), f"{model.__name__} has no field among {names}"
+    return written
+
+
+@cache
+def _insert_statement(model: type[models.Model]) -> tuple[str, Sequence[models.Field[Any, Any]]]:
+    pk = _pk(model)
+    written = tuple(f for f in fields(model) if f is not pk)
+    return (
+        f"INSERT INTO {table(model)} ({', '.join(quoted(f) for f in written)}) "
+        f"VALUES ({', '.join(['%s'] * len(written))}) RETURNING {quoted(pk)}",
+        written,
+    )
+
+
+@cache
+def _update_statement(
+    model: type[models.Model], names: tuple[str, ...]
+) -> tuple[str, Sequence[models.Field[Any, Any]]]:
+    written = _written(model, names)
+    sets = ", ".join(f"{quoted(f)} = %s" for f in written)
+    return f"UPDATE {table(model)} SET {sets} WHERE {quoted(_pk(model))} = %s", written
