@@ -14,7 +14,7 @@ columns (``casino.rows``), whose rows become model instances as the ORM would ma
 
 Run after ``SELECT ... FOR UPDATE`` of the table, in its own statement: under READ COMMITTED a
 statement that waited for the lock still sees what was committed when it began, so these reads
-must start after the lock is held (``actions.common.locked_tables``).
+must start after the lock is held (``locked_tables``).
 
 An action run outside the API (tests, management commands, the console) finds nothing read on
 its table: ``live(table)`` reads each part through the ORM when first asked for. So does every
@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import connection, models
+from django.db.models import QuerySet
 
 from casino import rows
 from casino.models import GENESIS_HASH, Event, Pit
@@ -159,14 +160,25 @@ def keep_list(game: Round, name: str, found: list[Any]) -> None:
     _prefetch(game, name, found)
 
 
+def locked_tables() -> QuerySet[Table]:
+    """Tables to lock: the row only (``of=self``), with its pit.
+
+    Nothing else is read in the locking statement: under READ COMMITTED a statement that waited
+    for the lock still sees what was committed when it began, so what it read besides the row
+    (the chain's head, a command record) could predate the transaction it waited for. Read
+    those in the next statement (``read_after_lock``)."""
+    return Table.objects.select_for_update(of=("self",)).select_related("pit")
+
+
 def lock(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends, with its pit (None: no such table).
 
     Race: two tablets (or a double tap) acting on one table at once; the second waits here until
-    the first commits, then sees its result. (SQLite, the embedded demo: the ORM's, where the
-    whole database is locked by the first write.)"""
+    the first commits, then sees its result. On PostgreSQL ``locked_tables`` in a statement
+    written once; elsewhere (SQLite, the embedded demo: the whole database is locked by the first
+    write) through the ORM."""
     if connection.vendor != "postgresql":
-        return Table.objects.select_for_update().select_related("pit").filter(pk=table_id).first()
+        return locked_tables().filter(pk=table_id).first()
     with connection.cursor() as cursor:
         cursor.execute(_lock_statement(), [table_id])
         row = cursor.fetchone()

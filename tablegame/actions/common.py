@@ -21,7 +21,6 @@ from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar
 
 from django.db import transaction
-from django.db.models import QuerySet
 
 from casino import access
 from casino.record import Head, record_payload
@@ -30,6 +29,7 @@ from tablegame.broadcast import announce_change
 from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.events import TablePayload, event_data
+from tablegame.live import locked_tables
 from tablegame.models import Card, Round, Shoe, Table
 
 
@@ -127,16 +127,6 @@ def lock_table(table: Table | int) -> Table:
     if current is not None and current.table.pk == pk:
         return current.table
     return locked_tables().get(pk=pk)
-
-
-def locked_tables() -> QuerySet[Table]:
-    """Tables to lock: the row only (``of=self``), with its pit.
-
-    Nothing else is read in the locking statement: under READ COMMITTED a statement that waited
-    for the lock still sees what was committed when it began, so what it read besides the row
-    (the chain's head, a command record) could predate the transaction it waited for. Read
-    those in the next statement (``head_of``)."""
-    return Table.objects.select_for_update(of=("self",)).select_related("pit")
 
 
 def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
