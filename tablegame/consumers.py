@@ -139,20 +139,8 @@ class Watch(AsyncJsonWebsocketConsumer):
             await super().dispatch(message)
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        """Forward the notice as written once for every screen (``broadcast.notice_frame``); a
-        message without it (from an older process) is written here."""
-        if "text" in event:
-            await self.send(text_data=event["text"])
-            return
-        notice = {
-            "type": "changed",
-            "table": event["table"],
-            "sequence": event["sequence"],
-            "action": event["action"],
-        }
-        if "change" in event:
-            notice["change"] = event["change"]
-        await self.send_json(notice)
+        """Forward the notice as written once for every screen (``broadcast.notice_frame``)."""
+        await self.send(text_data=event["text"])
 
 
 class TableConsumer(Watch):
