@@ -311,7 +311,7 @@ def floor_role(user: Person) -> str | None:
 
 
 def remember_role(user: Person, role: str | None) -> None:
-    """The user's role, read with the user (``roles.role_query``): ``floor_role`` asks no more."""
+    """The user's role, read with the user (``roles.role_sql``): ``floor_role`` asks no more."""
     setattr(user, _ROLE_CACHE, role)
 
 
