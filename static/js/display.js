@@ -190,9 +190,7 @@
   };
 
   function shows(detail) {
-    var events = detail && detail.change && detail.change.events;
-    if (!detail || detail.reason !== "changed" || !events || !events.length) return true;
-    return events.some(function (e) { return !UNSEEN[e.action]; });
+    return window.Live.matters(detail, function (e) { return !UNSEEN[e.action]; });
   }
 
   draw();

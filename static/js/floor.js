@@ -65,9 +65,7 @@
   const UNSEEN = new Set(["wager_placed", "wager_changed", "wager_withdrawn", "player_dealer_bank"]);
 
   function shows(detail) {
-    const change = detail && detail.change;
-    if (!detail || detail.reason !== "changed" || !change || !change.events) return true;
-    return change.events.some((e) => {
+    return window.Live.matters(detail, (e, change) => {
       if (e.action === "card_dealt") return !change.round || change.round.state !== "dealing";
       return !UNSEEN.has(e.action);
     });

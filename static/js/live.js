@@ -27,7 +27,9 @@
        the first hello reloads only if something changed since; refreshEvery (ms, 0 = never);
        onStatus(status, code) with "open", "closed" (will retry) or "refused" (final, e.g. 4401:
        send the user to /login/).
-     live.close() stops watching. */
+     live.close() stops watching.
+     Live.matters(detail, test): whether a screen should read again for this notice (a hello, a
+       gap or a refresh always; a change when test(event, change) holds for one of its events). */
 "use strict";
 
 (function () {
@@ -160,5 +162,15 @@
     return open("/ws/surveillance/", onChange, options, options.sequences || {});
   }
 
-  window.Live = { watch, watchPit, watchSurveillance };
+  /* Whether a notice may change what a screen shows: always for a hello, a gap, the safety
+     refresh or a notice without its events; otherwise when one of its events passes
+     test(event, change). */
+  function matters(detail, test) {
+    const change = detail && detail.change;
+    const events = change && change.events;
+    if (!detail || detail.reason !== "changed" || !events || !events.length) return true;
+    return events.some((event) => test(event, change));
+  }
+
+  window.Live = { watch, watchPit, watchSurveillance, matters };
 })();

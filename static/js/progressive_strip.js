@@ -63,9 +63,7 @@
   }
 
   function moves(detail) {
-    const events = detail && detail.change && detail.change.events;
-    if (!detail || detail.reason !== "changed" || !events) return true;
-    return events.some((e) => METERED.has(e.action));
+    return window.Live.matters(detail, (e) => METERED.has(e.action));
   }
 
   function start() {
