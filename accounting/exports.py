@@ -205,6 +205,7 @@ def day_pdf(report: DayReport, *, master: tuple[list[MasterLine], list[MasterLin
     exceptions += [[line.table, f"Void round — {line.text}"] for line in report.voids]
     exceptions += [[line.table, f"Irregularity — {line.text}"] for line in report.irregularities]
     exceptions += [[line.table, f"Card corrected — {line.text}"] for line in report.corrections]
+    exceptions += [[line.table, f"Override — {line.text}"] for line in report.overrides]
     if report.reconciliation is not None:
         exceptions += [["Forms", text] for text in report.reconciliation.exceptions]
     if len(exceptions) == 1:

@@ -20,7 +20,9 @@ From the record of play (rounds settled within the gaming day's bounds):
   edge is its collection fees.
 
 The grouped rows (per table, rules and wager type: hundreds, whatever the number of rounds) are
-combined here; the rounds and wagers are only ever read by the database.
+combined here. An open day reads them from the tallies each settlement adds to in its own
+transaction (``tablegame.tallies``), a closed day from the summary written when it closed;
+``raw_play`` aggregates the rounds and wagers themselves, the check of the tallies.
 """
 
 from __future__ import annotations
@@ -65,16 +67,29 @@ from baccarat.profiles import RulesSubmission
 from baccarat.wagertypes import WagerType
 from casino.events import payload_of
 from casino.models import Casino, Event
-from tablegame.events import CardCorrected, TableEvent
+from tablegame.events import (
+    CardCorrected,
+    CardsRelinquished,
+    LimitSet,
+    ProgressiveParameters,
+    RecutOrdered,
+    RulesFiled,
+    SeatsSet,
+    ShoePassed,
+    TableEvent,
+    TablePayload,
+)
 from tablegame.models import (
     Irregularity,
     ProgressiveMeter,
     Round,
+    RoundTally,
     SettlementStep,
     Table,
     TableRules,
     VigorishMarker,
     Wager,
+    WagerTally,
 )
 
 ZERO = Decimal("0.00")
@@ -226,6 +241,8 @@ class DayReport:
     """The Complimentary Vigorish Form reconciliation (``accounting.forms_check``)."""
     corrections: list[Line] = field(default_factory=list)
     """Cards keyed in error and corrected with a supervisor's approval (``card_corrected``)."""
+    overrides: list[Line] = field(default_factory=list)
+    """Supervisors' decisions at the tables, with their reasons (``OVERRIDES``)."""
 
     @property
     def flags(self) -> list[tuple[str, str]]:
@@ -397,11 +414,10 @@ _SUMMARY_KEYS = {
 
 def read_play(
     tables: list[Any],
-    start: datetime.datetime,
-    end: datetime.datetime,
+    day: datetime.date,
     gaming_day: GamingDay | None,
 ) -> Play:
-    """From the summary of a closed day, or else from the rounds and wagers themselves."""
+    """From the summary of a closed day, or else from the tallies the settlements wrote."""
     if gaming_day is not None and gaming_day.is_closed and gaming_day.summarized_at:
         fields = [_SUMMARY_KEYS.get(k, k) for k in WAGER_GROUP_FIELDS]
         wagers = [
@@ -414,6 +430,38 @@ def read_play(
             counts[r["table_id"]] = {k: r[k] for k in ("rounds", "voids", "shoes")}
             per_hand[r["table_id"]] = r["hand_fees"]
         return Play(wagers, counts, per_hand, frozen=True)
+    return tallied_play(tables, day)
+
+
+def tallied_play(tables: list[Any], day: datetime.date) -> Play:
+    """The day's play from its tallies (``tablegame.models.tallies``): a few hundred rows,
+    whatever the number of rounds; the same figures as ``raw_play``."""
+    ids = [t.pk for t in tables]
+    fields = [_SUMMARY_KEYS.get(k, k) for k in WAGER_GROUP_FIELDS]
+    wagers = [
+        {key: row[_SUMMARY_KEYS.get(key, key)] for key in WAGER_GROUP_FIELDS}
+        for row in WagerTally.objects.filter(table_id__in=ids, day=day).order_by().values(*fields)
+    ]
+    played = RoundTally.objects.filter(table_id__in=ids, day=day).order_by()
+    counts: dict[int, dict[str, int]] = {
+        r["table_id"]: {k: r[k] for k in ("rounds", "voids", "shoes")}
+        for r in played.values("table_id").annotate(
+            rounds=Sum("rounds"), voids=Sum("voids"), shoes=Count("pk")
+        )
+    }
+    california = [t.pk for t in tables if t.rules.player_dealer]
+    per_hand = dict(
+        played.filter(table_id__in=california, hand_fees__gt=0)
+        .values("table_id")
+        .annotate(total=Sum("hand_fees"))
+        .values_list("table_id", "total")
+    )
+    return Play(wagers, counts, per_hand, frozen=False)
+
+
+def raw_play(tables: list[Any], start: datetime.datetime, end: datetime.datetime) -> Play:
+    """The day's play aggregated from the rounds, wagers and steps themselves: the check of the
+    tallies (``tests/accounting/test_tallies.py``, ``bench/bench_accounting.py``)."""
     ids = [t.pk for t in tables]
     return Play(
         wager_groups(ids, start, end),
@@ -427,9 +475,8 @@ def freeze(gaming_day: GamingDay) -> int:
     """Write the closed day's summary (the same grouped rows the live report reads); returns
     how many wager groups it holds."""
     casino = gaming_day.casino
-    start, end = casino.gaming_day_bounds(gaming_day.day)
     tables = _tables(casino, gaming_day.day)
-    play = read_play(tables, start, end, None)
+    play = tallied_play(tables, gaming_day.day)
     WagerSummary.objects.filter(gaming_day=gaming_day).delete()
     RoundSummary.objects.filter(gaming_day=gaming_day).delete()
     WagerSummary.objects.bulk_create(
@@ -517,13 +564,34 @@ def _markers(casino: Casino, start: datetime.datetime, end: datetime.datetime, s
 
 def day_report(casino: Casino, day: datetime.date) -> DayReport:
     """Every figure of ``casino``'s gaming day ``day``."""
-    start, end = casino.gaming_day_bounds(day)
     settings = AccountingSettings.of(casino)
     tables = _tables(casino, day)
+    gaming_day = GamingDay.objects.filter(casino=casino, day=day).first()
+    play = read_play(tables, day, gaming_day)
+    return _report(casino, day, tables, play, gaming_day, settings)
+
+
+def raw_day_report(casino: Casino, day: datetime.date) -> DayReport:
+    """``day_report`` of an open day aggregated from the raw rounds and wagers instead of the
+    tallies: the hand-written check of the tallies."""
+    start, end = casino.gaming_day_bounds(day)
+    tables = _tables(casino, day)
+    gaming_day = GamingDay.objects.filter(casino=casino, day=day).first()
+    settings = AccountingSettings.of(casino)
+    return _report(casino, day, tables, raw_play(tables, start, end), gaming_day, settings)
+
+
+def _report(
+    casino: Casino,
+    day: datetime.date,
+    tables: list[Any],
+    play: Play,
+    gaming_day: GamingDay | None,
+    settings: AccountingSettings,
+) -> DayReport:
+    start, end = casino.gaming_day_bounds(day)
     ids = [t.pk for t in tables]
     rounds = day_rounds(ids, start, end)
-    gaming_day = GamingDay.objects.filter(casino=casino, day=day).first()
-    play = read_play(tables, start, end, gaming_day)
     wagers, per_hand = play.wagers, play.per_hand
     rules = _submissions(w["round__rules_id"] for w in wagers)
     moves = [house_move(w, rules[w["round__rules_id"]]) for w in wagers]
@@ -570,6 +638,7 @@ def day_report(casino: Casino, day: datetime.date) -> DayReport:
         or ZERO,
         irregularities=_irregularities(ids, start, end),
         corrections=_corrections(ids, start, end),
+        overrides=_overrides(ids, start, end),
         voids=[
             Line(
                 r.table.name,
@@ -796,6 +865,81 @@ def _corrections(
             .first()
         )
         lines.append(Line(table.name, event.created_at, correction.describe(), game))
+    return lines
+
+
+#: The supervisors' decisions the day's exceptions list, from the record, besides the voids and
+#: the corrected cards (listed on their own): a recut ordered, the shoe passed on an order, the
+#: cards' turn relinquished, limits, seats, rules and progressive parameters changed.
+OVERRIDES: tuple[type[TablePayload], ...] = (
+    RecutOrdered,
+    ShoePassed,
+    CardsRelinquished,
+    LimitSet,
+    SeatsSet,
+    RulesFiled,
+    ProgressiveParameters,
+)
+
+
+def _is_override(payload: TablePayload) -> bool:
+    """A shoe passed because the rules said so (Banker lost) or by choice is no decision."""
+    return not isinstance(payload, ShoePassed) or payload.ordered
+
+
+def _overrides(
+    table_ids: list[int], start: datetime.datetime, end: datetime.datetime
+) -> list[Line]:
+    """The day's overrides, each with who decided and the round to review it in: the round it
+    names, else the round in play at the table then, else the next one dealt there that day,
+    else the last one before it."""
+    found = (
+        Event.objects.filter(
+            chain__table__in=table_ids,
+            action__in=[kind.kind.value for kind in OVERRIDES],
+            created_at__gte=start,
+            created_at__lt=end,
+        )
+        .select_related("chain__table", "actor")
+        .order_by("created_at")
+    )
+    lines = []
+    for event in found:  # a handful a day: each an exception a person reviews
+        payload = payload_of(event.action, event.data)
+        assert isinstance(payload, TablePayload)
+        if not _is_override(payload):
+            continue
+        table = event.chain.table
+        at_table = Round.objects.filter(table=table).order_by()
+        number = payload.round_number
+        if number is not None:
+            rounds = at_table.filter(number=number, opened_at__lte=event.created_at)
+            game = rounds.order_by("-opened_at").values_list("pk", flat=True).first()
+        else:
+            game = (
+                (
+                    at_table.filter(opened_at__lte=event.created_at)
+                    .filter(Q(settled_at__isnull=True) | Q(settled_at__gte=event.created_at))
+                    .order_by("-opened_at")
+                    .values_list("pk", flat=True)
+                    .first()
+                )
+                or (
+                    at_table.filter(opened_at__gte=event.created_at, opened_at__lt=end)
+                    .order_by("opened_at")
+                    .values_list("pk", flat=True)
+                    .first()
+                )
+                or (
+                    at_table.filter(opened_at__gte=start, opened_at__lt=event.created_at)
+                    .order_by("-opened_at")
+                    .values_list("pk", flat=True)
+                    .first()
+                )
+            )
+        who = event.actor.get_username() if event.actor else "the system"
+        text = f"{payload.title}: {payload.describe()} (by {who})"
+        lines.append(Line(table.name, event.created_at, text, game))
     return lines
 
 

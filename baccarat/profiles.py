@@ -240,12 +240,107 @@ class RulesSubmission:
         return self
 
 
+@dataclass(frozen=True, kw_only=True)
+class DeckLimits:
+    """The numbers of decks a rules text allows: in a manual shoe, and with an automatic
+    shuffler (all its decks, both batches)."""
+
+    fewest: int
+    most: int | None
+    """None: the text sets no maximum."""
+    shuffler_fewest: int | None
+    """None: the text allows no shuffler."""
+    shuffler_most: int | None
+    said: str
+    """What the text says, in its words, for a refusal or a hint."""
+
+    def allows(self, low: int, high: int) -> bool:
+        """Whether every count from ``low`` to ``high`` is allowed in a manual shoe."""
+        return _within(low, high, self.fewest, self.most)
+
+    def allows_shuffler(self, low: int, high: int) -> bool:
+        """Whether every count from ``low`` to ``high`` is allowed with a shuffler."""
+        if self.shuffler_fewest is None:
+            return False
+        return _within(low, high, self.shuffler_fewest, self.shuffler_most)
+
+
+def _within(low: int, high: int, fewest: int, most: int | None) -> bool:
+    return fewest <= low <= high and (most is None or high <= most)
+
+
+#: The deck counts of each rules text. 002 sets only a least number; 003 says nothing, so the
+#: least of the others holds; 004 §4(e) leaves a batch shuffle machine to the Rules Submission,
+#: its shoe (one batch) holding the six to eight decks of §3(a).
+DECK_LIMITS: Mapping[str, DeckLimits] = {
+    "000": DeckLimits(
+        fewest=6,
+        most=8,
+        shuffler_fewest=12,
+        shuffler_most=16,
+        said="six to eight decks; 12 to 16 with an automated shuffler (000 §3(a)-(b))",
+    ),
+    "001": DeckLimits(
+        fewest=8,
+        most=8,
+        shuffler_fewest=8,
+        shuffler_most=8,
+        said="eight decks, in a shoe or an automated shuffler (001)",
+    ),
+    "002": DeckLimits(
+        fewest=6,
+        most=None,
+        shuffler_fewest=12,
+        shuffler_most=None,
+        said="at least six decks; at least 12 with an automated shuffler; no maximum "
+        "(002 (a)(1), (a)(4))",
+    ),
+    "003": DeckLimits(
+        fewest=6,
+        most=None,
+        shuffler_fewest=12,
+        shuffler_most=None,
+        said="at least six decks; at least 12 with an automated shuffler (003 sets no number)",
+    ),
+    "004": DeckLimits(
+        fewest=6,
+        most=8,
+        shuffler_fewest=12,
+        shuffler_most=16,
+        said="six to eight decks (004 §3(a)); with a batch shuffle machine two batches of six "
+        "to eight, 12 to 16 decks (004 §4(e))",
+    ),
+}
+
+
+def deck_limits(rules: RulesSubmission) -> DeckLimits:
+    """The deck counts the rules text of ``rules`` allows."""
+    return DECK_LIMITS[rules.source]
+
+
+def _deck_problems(p: RulesSubmission) -> list[str]:
+    limits = DECK_LIMITS.get(p.source)
+    if limits is None:
+        return [] if 6 <= p.decks[0] <= p.decks[1] else ["a shoe holds at least six decks"]
+    out = []
+    if not limits.allows(*p.decks):
+        low, high = p.decks
+        out.append(f"the text allows {limits.said}, not {low}-{high} decks")
+    if p.shuffler_decks is not None:
+        low, high = p.shuffler_decks
+        if not limits.allows_shuffler(low, high):
+            allowed = limits.said if limits.shuffler_fewest else "no automated shuffler"
+            out.append(f"the text allows {allowed}, not {low}-{high} decks with the shuffler")
+        elif p.shuffler_batches and low == high and low % 2:
+            out.append("the shuffler's decks form two equal batches: an even number of decks")
+    return out
+
+
 def _problems(p: RulesSubmission) -> list[str]:
     out = []
     if p.tie_commission_rate != Decimal("0.25"):
         out.append("the commission on a tie is 25 % of the Banker wager")
-    if not 6 <= p.decks[0] <= p.decks[1]:
-        out.append("a shoe holds at least six decks")
+    out.extend(_deck_problems(p))
     if p.player_dealer and (p.decks != (8, 8) or p.shuffler_decks not in (None, (8, 8))):
         out.append("the California game uses eight decks, in a shoe or a shuffler")
     if p.tie_odds < 8:
@@ -428,6 +523,10 @@ def _coerce(key: str, raw: Any, current: Any) -> Any:
             return raw
         if isinstance(current, int):
             return _count(raw)
+        if key == "shuffler_decks" and raw is None:
+            return None  # no automatic shuffler
+        if key == "shuffler_decks" and current is None:
+            current = (0, 0)  # a shuffler where the preset has none (004 §4(e))
         if isinstance(current, Decimal) or key == "vigorish_rounding":
             if raw is None and key == "vigorish_rounding":
                 return None  # not rounded
@@ -474,12 +573,14 @@ def _collection_fees(raw: Any) -> CollectionFees | None:
 
 
 __all__ = [
+    "DECK_LIMITS",
     "PROFILES",
     "CollectionFees",
     "Commission",
     "CutOffer",
     "Dealing",
     "DeckChange",
+    "DeckLimits",
     "DisclosedCard",
     "DisclosedUnauthorizedThird",
     "DragonBonusPaytable",
@@ -489,5 +590,6 @@ __all__ = [
     "ShuffleProcedure",
     "TableType",
     "VigorishCollection",
+    "deck_limits",
     "rules_submission",
 ]

@@ -18,10 +18,14 @@ from baccarat.profiles import RulesSubmission, ShuffleProcedure
 
 def check_decks(rules: RulesSubmission, decks: int, *, automatic_shuffler: bool = False) -> None:
     """Refuse a number of decks the table's rules do not allow (000 §3(a)-(b))."""
-    if rules.royal9 is not None and decks not in (6, 8) and not automatic_shuffler:
-        raise RulesError(
-            f"With the Royal 9 progressive the shoe holds six or eight decks, not {decks}."
-        )
+    if rules.royal9 is not None:
+        batched = automatic_shuffler and rules.shuffler_batches
+        in_shoe = decks // 2 if batched and not decks % 2 else decks
+        if in_shoe not in (6, 8):
+            held = "two batches of six or eight (12 or 16 decks)" if batched else "six or eight"
+            raise RulesError(
+                f"With the Royal 9 progressive the shoe holds {held} decks, not {decks}."
+            )
     if automatic_shuffler:
         if rules.shuffler_decks is None:
             raise RulesError("This game is not dealt with an automatic shuffler's batches.")

@@ -257,8 +257,9 @@ def _queries() -> str:
             "",
             "## Where a command's time goes",
             "",
-            "The same commands profiled (cProfile in the request's thread, Django's test client: "
-            "no ASGI server, and the query capture's own cost included): "
+            "The same commands profiled (cProfile of the request thread's CPU time, Django's test "
+            "client: no server, and the query capture's and the profiler's own cost included, "
+            "which inflate many small calls): "
             f"{profile['total ms per command']:.1f} ms of Python per command in all.",
             "",
             "The project's functions by cumulative time (the hot path), ms per command:",

@@ -134,7 +134,19 @@ RULES: Mapping[str, Rule] = {
     "page:surveillance:tile": _surveillance("watch the surveillance wall"),
     "page:surveillance:sequences": _surveillance("watch the surveillance wall"),
     "page:surveillance:rounds": _surveillance("search past rounds"),
-    "page:surveillance:round": _surveillance("review a round from the record"),
+    # Accounting opens, read-only, the reviews its day report links each exception to.
+    "page:surveillance:round": Rule(
+        SURVEILLANCE_ROOM | ACCOUNTS,
+        "review a round from the record",
+        "Only surveillance, or accounting from its reports, may review a round from the record: "
+        f"{_INDEPENDENT}, pit bosses included.",
+    ),
+    "page:surveillance:notices": _surveillance("read the notices of procedure changes"),
+    # Notices of a change of shuffle, commission or settlement procedure are written to
+    # surveillance, who acknowledge each one.
+    "command:acknowledge_procedure_notice": _surveillance(
+        "acknowledge a notice of a procedure change"
+    ),
     # Django's admin, for the administrator; the admin itself refuses everyone else (its login
     # page says the account may not open it).
     "page:admin": Rule(frozenset({ADMINISTRATOR}), "open the administration"),
@@ -160,6 +172,7 @@ RULES: Mapping[str, Rule] = {
     "command:pass_shoe": _table_staff("pass the shoe"),
     "command:take_player_dealer": _table_staff("record the player-dealer"),
     "command:receive_decks": _table_staff("receive decks"),
+    "command:set_deck_schedule": _supervisors("change when the decks are changed"),
     "command:inspect_decks": _table_staff("inspect decks"),
     "command:verify_inspection": _supervisors("verify a deck inspection"),
     "command:spread_decks": _table_staff("spread the decks"),
@@ -230,6 +243,8 @@ RULES: Mapping[str, Rule] = {
     # Inside an action: a dealer voids a round only when the shoe runs out (000 §13(e)); a
     # supervisor may void it for another reason.
     "authority:void_any_round": _supervisors("void a round while the shoe still holds cards"),
+    # California: a supervisor moves the player-dealer position out of its turn, saying why.
+    "authority:move_player_dealer": _supervisors("move the player-dealer position out of turn"),
     # A mis-keyed card is corrected on the dealer's tablet with a supervisor's approval.
     "authority:approve_card_correction": _supervisors("approve the correction of a mis-keyed card"),
     # Accounting (issue 13): the reports and the count are the accounting department's; the pit

@@ -54,7 +54,22 @@ def record_event(
     data: dict[str, Any],
     head: Head | None = None,
 ) -> Event:
-    """Append one event to the chain and return it.
+    """Append one event to the chain and return it (``event_row``, written at once)."""
+    return rows.insert(
+        event_row(chain_id=chain_id, actor=actor, action=action, data=data, head=head)
+    )
+
+
+def event_row(
+    *,
+    chain_id: int,
+    actor: User | None,
+    action: str,
+    data: dict[str, Any],
+    head: Head | None = None,
+) -> Event:
+    """The chain's next event, hashed, not yet written: ``record_event`` writes it at once; a
+    command of the API writes its events with its record, in one statement.
 
     Call it inside ``transaction.atomic()`` holding the row lock of the chain's owner (a table's
     actions hold ``Table.objects.select_for_update()``), in the same transaction as the change it
@@ -95,8 +110,15 @@ def record_event(
     sequence, prev_hash = head.sequence + 1, head.hash
     created_at = timezone.now()
     actor_id = actor.pk if actor is not None else None
-    return rows.insert(
-        Event(
+    return Event(
+        chain_id=chain_id,
+        sequence=sequence,
+        actor_id=actor_id,
+        action=action,
+        data=data,
+        created_at=created_at,
+        prev_hash=prev_hash,
+        hash=event_hash(
             chain_id=chain_id,
             sequence=sequence,
             actor_id=actor_id,
@@ -104,16 +126,7 @@ def record_event(
             data=data,
             created_at=created_at,
             prev_hash=prev_hash,
-            hash=event_hash(
-                chain_id=chain_id,
-                sequence=sequence,
-                actor_id=actor_id,
-                action=action,
-                data=data,
-                created_at=created_at,
-                prev_hash=prev_hash,
-            ),
-        )
+        ),
     )
 
 
@@ -122,7 +135,14 @@ def record_payload(
 ) -> Event:
     """Append a typed event (its kind and payload, ``casino.events``) to the chain; as
     :func:`record_event`, holding the row lock of the chain's owner."""
-    return record_event(
+    return rows.insert(payload_row(chain_id=chain_id, actor=actor, payload=payload, head=head))
+
+
+def payload_row(
+    *, chain_id: int, actor: User | None, payload: Payload, head: Head | None = None
+) -> Event:
+    """A typed event as :func:`event_row` makes it: hashed, not yet written."""
+    return event_row(
         chain_id=chain_id,
         actor=actor,
         action=payload.kind.value,

@@ -3,17 +3,22 @@
 The live path reads what a dealer's tap needs in one or two statements written once from the
 models' columns (``tablegame.live``, the API's tokens). Compiling a queryset costs more than the
 round trip itself; these helpers turn such a statement's columns back into model instances: the
-fields' database converters applied, related objects left to the caller.
+fields' database converters applied, related objects left to the caller. They work on the
+default database, the only one the project has.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from itertools import groupby
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models import F, signals
+from django.db.models.base import ModelState
 from django.utils.dateparse import parse_datetime
 
 M = TypeVar("M", bound=models.Model)
@@ -52,25 +57,65 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
     """The row of ``model`` read as ``columns`` (None when an outer join found none)."""
     if values[0] is None:  # the primary key
         return None
-    converted = [_from_db(f, v) for f, v in zip(fields(model), values, strict=True)]
-    return model.from_db(connection.alias, [f.attname for f in fields(model)], converted)
+    converted = [
+        _converted(value, converters)
+        for value, converters in zip(values, _db_converters(model), strict=True)
+    ]
+    return _made(model, converted)
 
 
 def from_json(model: type[M], data: dict[str, Any]) -> M:
     """The row of ``model`` as ``row_to_json`` wrote it (read with ``parse_float=Decimal``)."""
-    names, columns, converters = _json_reading(model)
+    columns, converters = _json_reading(model)
     values = [
         value if convert is None or value is None else convert(value)
         for value, convert in zip([data[c] for c in columns], converters, strict=True)
     ]
-    return model.from_db(connection.alias, names, values)
+    return _made(model, values)
+
+
+def _converted(value: Any, converters: Sequence[Callable[..., Any]]) -> Any:
+    for converter in converters:
+        value = converter(value, None, connection)
+    return value
+
+
+@cache
+def _db_converters(model: type[models.Model]) -> list[list[Callable[..., Any]]]:
+    """Each field's database converters (``from_db_value``), as the ORM applies them."""
+    return [list(f.get_db_converters(connection)) for f in fields(model)]
+
+
+def _made(model: type[M], values: Sequence[Any]) -> M:
+    """``model.from_db`` of every field's value, in the order of ``fields``: for a plain model
+    (no ``pre_init``/``post_init`` receivers, no file fields) the instance's attributes are set
+    as ``Model.__init__`` would set them, without its per-field work (a tap makes dozens)."""
+    if not _plain(model):
+        return model.from_db(DEFAULT_DB_ALIAS, _attnames(model), values)
+    made = model.__new__(model)
+    made.__dict__.update(zip(_attnames(model), values, strict=True))
+    state = made._state = ModelState()
+    state.adding, state.db = False, DEFAULT_DB_ALIAS
+    return made
+
+
+@cache
+def _attnames(model: type[models.Model]) -> list[str]:
+    return [f.attname for f in fields(model)]
+
+
+@cache
+def _plain(model: type[models.Model]) -> bool:
+    """Nothing listens to the model's making, and setting its fields runs no code of theirs."""
+    listened = signals.pre_init.has_listeners(model) or signals.post_init.has_listeners(model)
+    return not listened and not any(isinstance(f, models.FileField) for f in fields(model))
 
 
 @cache
 def _json_reading(
     model: type[models.Model],
-) -> tuple[list[str], list[str], list[Callable[[Any], Any] | None]]:
-    """Each field's name, column, and how its JSON value becomes a Python one (None: as is)."""
+) -> tuple[list[str], list[Callable[[Any], Any] | None]]:
+    """Each field's column, and how its JSON value becomes a Python one (None: as is)."""
     converters: list[Callable[[Any], Any] | None] = []
     for model_field in fields(model):
         if isinstance(model_field, models.DateTimeField):
@@ -79,17 +124,7 @@ def _json_reading(
             converters.append(Decimal)
         else:
             converters.append(None)
-    return (
-        [f.attname for f in fields(model)],
-        [f.column or "" for f in fields(model)],
-        converters,
-    )
-
-
-def _from_db(model_field: models.Field[Any, Any], value: Any) -> Any:
-    for converter in model_field.get_db_converters(connection):
-        value = converter(value, None, connection)
-    return value
+    return [f.column or "" for f in fields(model)], converters
 
 
 def insert(obj: M) -> M:
@@ -98,6 +133,36 @@ def insert(obj: M) -> M:
     signals (the models written this way have none)."""
     sql, written = _insert_statement(type(obj))
     return _inserted(obj, sql, _prepared(obj, written, adding=True))
+
+
+def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | None:
+    """Insert ``first`` (rows whose keys nobody reads back: events, settlement steps) and then
+    ``then`` (its key read back), in one statement on PostgreSQL (``first``, by model, in a
+    ``WITH``): a command's rows and its record, one round trip."""
+    if connection.vendor != "postgresql" or not first:
+        for obj in first:
+            insert(obj)
+        return insert(then) if then is not None else None
+    statements, values = [], []
+    for model, objs in groupby(first, key=type):
+        group = list(objs)
+        sql, written = _insert_statement(model)
+        head = sql.partition(" VALUES ")[0]
+        row = f"({', '.join(['%s'] * len(written))})"
+        statements.append(f"{head} VALUES {', '.join([row] * len(group))}")
+        values += [value for obj in group for value in _prepared(obj, written, adding=True)]
+        for obj in group:
+            obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
+    if then is not None:
+        then_sql, then_written = _insert_statement(type(then))
+        statements.append(then_sql)
+        values += _prepared(then, then_written, adding=True)
+    sql = _chained(statements)
+    if then is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+        return None
+    return _inserted(then, sql, values)
 
 
 def update(obj: models.Model, names: Sequence[str]) -> None:
@@ -149,11 +214,100 @@ def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
         cursor.execute(sql, values)
 
 
+@dataclass(frozen=True)
+class Addition:
+    """Rows whose figures ``upsert_add`` adds to the rows of ``model`` with the same ``key``.
+
+    Each row maps every field written (by name or attribute name, ``table_id``) to its value;
+    the rows' keys differ (one statement changes a row once)."""
+
+    model: type[models.Model]
+    key: tuple[str, ...]
+    rows: Sequence[Mapping[str, Any]]
+
+
+SqlValues = Mapping[str, tuple[str, Sequence[Any]]]
+
+
+def upsert_add(*additions: Addition, sql: SqlValues | None = None) -> None:
+    """Add each row's figures to the row with its key, or insert it: on PostgreSQL one
+    ``INSERT ... VALUES ... ON CONFLICT (key) DO UPDATE SET f = t.f + EXCLUDED.f`` per
+    model, several models in one statement (each but the last in a ``WITH``), whatever the
+    number of rows; elsewhere the ORM's, row by row.
+
+    ``sql``: a field (by name) written by an SQL expression and its parameters instead of a
+    value, the same in every row of every model that has the field (PostgreSQL only).
+    """
+    additions = tuple(a for a in additions if a.rows)
+    if not additions:
+        return
+    if connection.vendor != "postgresql":
+        assert not sql, "SQL expressions are written on PostgreSQL only"
+        for addition in additions:
+            _orm_add(addition)
+        return
+    statements, values = [], []
+    for addition in additions:
+        statement, params = _upsert_add_statement(addition, sql or {})
+        statements.append(statement)
+        values += params
+    with connection.cursor() as cursor:
+        cursor.execute(_chained(statements), values)
+
+
+def _upsert_add_statement(addition: Addition, sql: SqlValues) -> tuple[str, list[Any]]:
+    model, rows = addition.model, addition.rows
+    written = _written(model, (*(n for n in rows[0] if n not in sql), *_named(model, sql)))
+    keys = set(_written(model, addition.key))
+    added = [f for f in written if f not in keys]
+    assert added, f"{model.__name__}: nothing to add besides the key"
+    row_sql = ", ".join(sql[f.name][0] if f.name in sql else "%s" for f in written)
+    values: list[Any] = []
+    for row in rows:
+        for f in written:
+            if f.name in sql:
+                values += sql[f.name][1]
+            else:
+                value = row[f.attname] if f.attname in row else row[f.name]
+                values.append(f.get_db_prep_save(value, connection))
+    sets = ", ".join(f"{quoted(f)} = t.{quoted(f)} + EXCLUDED.{quoted(f)}" for f in added)
+    statement = (
+        f"INSERT INTO {table(model)} AS t ({', '.join(quoted(f) for f in written)}) "
+        f"VALUES {', '.join([f'({row_sql})'] * len(rows))} "
+        f"ON CONFLICT ({', '.join(quoted(f) for f in written if f in keys)}) DO UPDATE SET {sets}"
+    )
+    return statement, values
+
+
+def _named(model: type[models.Model], sql: SqlValues) -> tuple[str, ...]:
+    """The fields of ``model`` among those ``sql`` writes."""
+    return tuple(f.name for f in fields(model) if f.name in sql)
+
+
+def _orm_add(addition: Addition) -> None:
+    model, names = addition.model, set(addition.key)
+    manager = model._default_manager
+    for row in addition.rows:
+        key = {k: v for k, v in row.items() if k in names or k.removesuffix("_id") in names}
+        figures = {k: v for k, v in row.items() if k not in key}
+        if not manager.filter(**key).update(**{k: F(k) + v for k, v in figures.items()}):
+            manager.create(**row)
+
+
+def _chained(statements: Sequence[str]) -> str:
+    """Data-changing statements run as one: each but the last in a ``WITH`` (PostgreSQL)."""
+    *before, last = statements
+    if not before:
+        return last
+    return f"WITH {', '.join(f'w{i} AS ({text})' for i, text in enumerate(before))} {last}"
+
+
 def _prepared(
     obj: models.Model, written: Sequence[models.Field[Any, Any]], *, adding: bool
 ) -> list[Any]:
     """The values of ``written`` as ``save()`` sends them: ``pre_save``, then prepared."""
-    return [f.get_db_prep_save(f.pre_save(obj, adding), connection) for f in written]
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the fields ask it a lot
+    return [f.get_db_prep_save(f.pre_save(obj, adding), db) for f in written]
 
 
 def _inserted(new: M, sql: str, values: Sequence[Any]) -> M:
@@ -163,7 +317,7 @@ def _inserted(new: M, sql: str, values: Sequence[Any]) -> M:
         row = cursor.fetchone()
     assert row is not None
     new.pk = row[0]
-    new._state.adding, new._state.db = False, connection.alias
+    new._state.adding, new._state.db = False, DEFAULT_DB_ALIAS
     return new
 
 

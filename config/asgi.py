@@ -19,6 +19,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.heap import freeze_loaded  # noqa: E402
 from pit.routing import websocket_urlpatterns as pit_routes  # noqa: E402
 from surveillance.routing import websocket_urlpatterns as surveillance_routes  # noqa: E402
 from tablegame.routing import websocket_urlpatterns as table_routes  # noqa: E402
@@ -35,3 +36,5 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+freeze_loaded()

@@ -53,6 +53,8 @@ def env_number(env: Mapping[str, str], name: str, *, default: float, least: floa
 
 #: A process's PostgreSQL connections by default: README "Scaling" adds them up per machine.
 POOL_MIN_SIZE, POOL_MAX_SIZE, POOL_TIMEOUT = 2, 8, 5.0
+#: Runs of one statement on a connection after which psycopg prepares it.
+PREPARE_THRESHOLD = 5
 
 
 def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
@@ -72,13 +74,17 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     if database["ENGINE"] != "django.db.backends.postgresql":
         return database
     database["CONN_HEALTH_CHECKS"] = True
-    # Parameters bound by the server, not pasted into the text by psycopg: a statement run five
-    # times on a connection is prepared, and PostgreSQL plans it no more (the live path runs the
-    # same few statements all day). DATABASE_SERVER_SIDE_BINDING=false where that cannot be
-    # (an old PgBouncer in transaction mode).
+    # Parameters bound by the server, not pasted into the text by psycopg, and a statement run
+    # five times on a connection prepared there (psycopg's ``prepare_threshold``, which Django
+    # turns off unless asked): PostgreSQL then plans it no more. The live path runs the same few
+    # statements all day, and planning them cost PostgreSQL more than running them (bench/
+    # RESULTS.md). DATABASE_SERVER_SIDE_BINDING=false where neither can be (a PgBouncer in
+    # transaction mode older than 1.21).
+    server_side = env_bool(env, "DATABASE_SERVER_SIDE_BINDING", default=True)
     database["OPTIONS"] = {
         **database.get("OPTIONS", {}),
-        "server_side_binding": env_bool(env, "DATABASE_SERVER_SIDE_BINDING", default=True),
+        "server_side_binding": server_side,
+        "prepare_threshold": PREPARE_THRESHOLD if server_side else None,
     }
     if env_bool(env, "DATABASE_POOL", default=True):
         low = int(env_number(env, "DATABASE_POOL_MIN_SIZE", default=POOL_MIN_SIZE))

@@ -142,10 +142,11 @@ RECORD_SIGNING_KEY_FILE = os.environ.get("RECORD_SIGNING_KEY_FILE") or (
 RECORD_SIGNING_KEY_GENERATE = DEBUG
 RECORD_VERIFY_KEY_FILE = os.environ.get("RECORD_VERIFY_KEY_FILE", "")
 RECORD_CHECKPOINT_SECONDS = int(os.environ.get("RECORD_CHECKPOINT_SECONDS", "300"))
-# A dealer with no assignment may act at no table (tablegame/dealers.py); off, only an assigned
-# dealer is tied to their table (the demo and the load benchmark deal with one unassigned dealer).
+# A dealer with no assignment may act at no table (tablegame/dealers.py): the floor assigns them
+# first. Off (a house that does not record assignments), only an assigned dealer is tied to
+# their table and an unassigned one acts at any table with no dealer assigned.
 DEALERS_ACT_ONLY_WHERE_ASSIGNED = env_bool(
-    os.environ, "DEALERS_ACT_ONLY_WHERE_ASSIGNED", default=False
+    os.environ, "DEALERS_ACT_ONLY_WHERE_ASSIGNED", default=True
 )
 PIT_ALERT_SECONDS = float(os.environ.get("PIT_ALERT_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE = {

@@ -14,6 +14,9 @@ from pit import views as pit_views
 from tablegame import views_home
 
 urlpatterns = [
+    # The API first: a dealer's tap is resolved before the pages' patterns are tried.
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/", include("tablegame.api.urls")),
     path("", views_home.home, name="home"),
     path("floor/", pit_views.floor, name="floor"),
     path("progressives/", include("pit.progressives")),
@@ -24,8 +27,6 @@ urlpatterns = [
     path("accounting/", include("accounting.urls")),
     path("login/", auth_views.LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/", include("tablegame.api.urls")),
     path("admin/", admin.site.urls),
     path("", include("tablegame.urls")),
 ]

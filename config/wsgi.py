@@ -12,6 +12,10 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from config.heap import freeze_loaded
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
+
+freeze_loaded()

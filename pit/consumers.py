@@ -36,3 +36,8 @@ class PitConsumer(Watch):
     async def pit_alert(self, event: dict[str, Any]) -> None:
         """An alert raised or acknowledged (``pit.alerts``): the console reloads its panel."""
         await self.send_json({"type": "alert", **{k: v for k, v in event.items() if k != "type"}})
+
+    async def pit_forms(self, event: dict[str, Any]) -> None:
+        """A Complimentary Vigorish Form changed (``tablegame.actions.forms``): the forms page
+        reloads its register."""
+        await self.send_json({"type": "forms", **{k: v for k, v in event.items() if k != "type"}})

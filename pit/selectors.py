@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Prefetch, Q, Sum
 from django.utils import timezone
 
 from casino.models import Pit
 from tablegame.models import (
     DeckChange,
+    ProcedureNotice,
     Round,
     Seat,
     Shoe,
     Table,
     TableLimit,
+    TableRules,
     VigorishForm,
     VigorishFormSeries,
     VigorishMarker,
@@ -26,7 +29,10 @@ from tablegame.models.rounds import ACTIVE_ROUND_STATES
 def floor_overview(pit: Pit) -> list[dict[str, Any]]:
     """One row per table: status, shoe, round, markers, deck change, what needs a supervisor."""
     now = timezone.now()
-    tables = list(Table.objects.filter(pit=pit).prefetch_related("rules_history"))
+    filings = TableRules.objects.select_related("notice__acknowledged_by")
+    tables = list(
+        Table.objects.filter(pit=pit).prefetch_related(Prefetch("rules_history", filings))
+    )
     shoes = {s.table_id: s for s in Shoe.objects.filter(table__pit=pit).exclude(state="finished")}
     rounds: dict[int, Round] = {}
     for r in Round.objects.filter(table__pit=pit, state__in=ACTIVE_ROUND_STATES).order_by("pk"):
@@ -72,7 +78,7 @@ def floor_overview(pit: Pit) -> list[dict[str, Any]]:
                 "alerts": alerts,
                 "limits": limits.get(table.pk, []),
                 "seated": sorted(seated.get(table.pk, [])),
-                "pending": [r for r in table.rules_history.all() if r.effective_at > now],
+                "pending": _filed(table, now),
                 "voidable": game is not None and game.state in VOIDABLE,
                 "passable": table.curator_seat is not None
                 and (game is None or game.state == Round.State.BETTING),
@@ -80,6 +86,22 @@ def floor_overview(pit: Pit) -> list[dict[str, Any]]:
         )
     return rows
 
+
+def _filed(table: Table, now: datetime.datetime) -> list[dict[str, Any]]:
+    """Rules filed for later, and changes in force whose notice surveillance has not yet
+    acknowledged, each with its notice (None when the change needs none)."""
+    out = []
+    for filing in sorted(table.rules_history.all(), key=lambda r: (r.effective_at, r.pk)):
+        notice: ProcedureNotice | None = getattr(filing, "notice", None)
+        later = filing.effective_at > now
+        unread = notice is not None and not notice.is_acknowledged
+        if later or (unread and filing.effective_at > now - NOTICE_SHOWN_AFTER):
+            out.append({"rules": filing, "notice": notice, "later": later})
+    return out
+
+
+#: An unacknowledged notice stays on the console this long after its change took effect.
+NOTICE_SHOWN_AFTER = datetime.timedelta(days=1)
 
 #: A round may be voided while its outcome is not known: dealt, not yet complete (void_round).
 VOIDABLE = (Round.State.DEALING, Round.State.HOUSE_MONEY)

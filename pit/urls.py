@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("tables/<int:table_id>/rules/", rules.table_rules, name="floor_table_rules"),
     path("tables/<int:table_id>/rules/file/", rules.file_table_rules, name="floor_file_rules"),
     path("tables/<int:table_id>/seats/", rules.table_seats, name="floor_table_seats"),
+    path("tables/<int:table_id>/decks/", rules.table_decks, name="floor_table_decks"),
     path("procedure/", rules.pit_procedure, name="floor_pit_procedure"),
     path("forms/", forms.forms_page, name="vigorish_forms"),
     path("forms/<int:form_id>/pdf/", forms.form_pdf_view, name="vigorish_form_pdf"),

@@ -31,11 +31,13 @@ from tablegame.models import VigorishForm
 @access.page("page:vigorish_forms")
 @ensure_csrf_cookie
 def forms_page(request: HttpRequest) -> HttpResponse:
-    """Every pit's forms: series, vigorish waiting for a form, the forms of the day."""
+    """Every pit's forms: series, vigorish waiting for a form, the forms of the day;
+    ``?partial=1`` gives just the registers, for the page's script to put in place."""
     registers = [forms_register(pit) for pit in pits_on_floor()]
+    partial = bool(request.GET.get("partial"))
     return render(
         request,
-        "pit/forms.html",
+        "pit/_forms_register.html" if partial else "pit/forms.html",
         {"registers": registers, "role": access.floor_role(request.user)},
     )
 

@@ -17,12 +17,19 @@ from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from baccarat.profiles import PROFILES, RulesSubmission, SettlementProcedure
+from baccarat.profiles import (
+    PROFILES,
+    RulesSubmission,
+    SettlementProcedure,
+    TableType,
+    deck_limits,
+)
 from baccarat.wagertypes import WagerType
 from casino import access
 from casino.models import Pit
 from casino.roles import Actor
 from tablegame.actions import ActionError, NotAllowed, file_rules
+from tablegame.actions.shoes import set_deck_schedule
 from tablegame.actions.tables import file_pit_procedure, set_seat_count
 from tablegame.models import Table
 
@@ -68,8 +75,28 @@ def _shown(kind: str, value: Any) -> str:
     return str(value)
 
 
+def _labels(rules: RulesSubmission) -> dict[str, tuple[str, str]]:
+    """Options named and explained as the texts have them: label and hint."""
+    limits = deck_limits(rules)
+    big = rules.table_type is TableType.BIG
+    shuffler = "batch shuffle machine, decks of both batches" if big else "automatic shuffler decks"
+    fewest = limits.shuffler_fewest or 0
+    most = limits.shuffler_most or 2 * fewest
+    return {
+        "decks": ("decks in a manual shoe", f"fewest-most: {limits.said}"),
+        "shuffler_decks": (
+            shuffler,
+            "none: no machine"
+            + (f"; e.g. {fewest}-{most}: two equal batches of different backs" if fewest else "")
+            + (" (004 §4(e), per the Rules Submission)" if big else ""),
+        ),
+        "shuffler_batches": ("shuffler decks in two batches", ""),
+    }
+
+
 def option_rows(rules: RulesSubmission) -> list[dict[str, Any]]:
     """Every option of the Rules Submission with its value now, for the form."""
+    labels = _labels(rules)
     rows = []
     for f in dataclasses.fields(RulesSubmission):
         if f.name in FIXED:
@@ -86,7 +113,8 @@ def option_rows(rules: RulesSubmission) -> list[dict[str, Any]]:
         rows.append(
             {
                 "key": f.name,
-                "label": f.name.replace("_", " "),
+                "label": labels.get(f.name, (f.name.replace("_", " "), ""))[0],
+                "hint": labels.get(f.name, ("", ""))[1],
                 "kind": kind,
                 "value": _shown(kind, value),
                 "choices": choices,
@@ -144,7 +172,11 @@ def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("There is no such table.")
     record = table.rules_record()
     rules = table.rules
-    pending = table.rules_history.filter(effective_at__gt=timezone.now()).order_by("effective_at")
+    pending = (
+        table.rules_history.filter(effective_at__gt=timezone.now())
+        .select_related("filed_by", "notice__acknowledged_by")
+        .order_by("effective_at")
+    )
     return render(
         request,
         "pit/table_rules.html",
@@ -260,5 +292,28 @@ def table_seats(request: HttpRequest, table_id: int) -> HttpResponse:
         if isinstance(seats, bool) or not isinstance(seats, int):
             raise ActionError("Give the number of seats.")
         set_seat_count(table, seats=seats, reason=str(body.get("reason") or ""), actor=actor)
+
+    return _answer(run)
+
+
+@access.page("command:set_deck_schedule", json=True)
+@require_POST
+def table_decks(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Set when the table's decks must next be changed (the casino's time; blank: now), with
+    the reason."""
+    actor = request.user
+    assert isinstance(actor, Actor)
+
+    def run() -> None:
+        table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
+        if table is None:
+            raise ActionError("There is no such table.")
+        body = _json(request)
+        set_deck_schedule(
+            table,
+            due_at=_local_time(str(body.get("due_at") or ""), table.pit),
+            reason=str(body.get("reason") or ""),
+            actor=actor,
+        )
 
     return _answer(run)

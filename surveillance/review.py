@@ -42,6 +42,7 @@ from tablegame.events import (
     HouseMoneySettled,
     IdleRespread,
     IrregularityReported,
+    RoundOpened,
     RoundSettled,
     RoundVoid,
     StepRecord,
@@ -131,6 +132,8 @@ class RoundReview:
     differences: list[str]
     """Where the stored rows say something else than the record, or an event of the record does
     not fit its kind; empty when they agree."""
+    dealer: str = ""
+    """Who dealt the round, as its ``round_opened`` event names them (blank: no dealer named)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,10 @@ def round_review(game: Round) -> RoundReview:
     banker = [c for c in record_cards if c.hand == "banker"]
     settled = next(
         (r.payload for r in read if isinstance(r.payload, RoundSettled) and _own(r.payload, game)),
+        None,
+    )
+    opened = next(
+        (r.payload for r in read if isinstance(r.payload, RoundOpened) and _own(r.payload, game)),
         None,
     )
     player_total: int | None
@@ -231,6 +238,7 @@ def round_review(game: Round) -> RoundReview:
             ),
             *_differences(game, settled, record_cards, wagers, steps, irregular, rows),
         ],
+        dealer=opened.dealer if opened is not None else "",
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from surveillance import views
+from surveillance import notices, views
 
 app_name = "surveillance"
 
@@ -14,4 +14,6 @@ urlpatterns: list[URLPattern] = [
     path("sequences/", views.sequences, name="sequences"),
     path("rounds/", views.rounds, name="rounds"),
     path("rounds/<int:round_id>/", views.round_detail, name="round"),
+    path("notices/", notices.notices, name="notices"),
+    path("notices/acknowledge/", notices.acknowledge, name="acknowledge_notice"),
 ]

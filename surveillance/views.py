@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino import access
+from surveillance.notices import notices_to_show
 from surveillance.review import round_for_review, round_review
 from surveillance.selectors import (
     RoundFilters,
@@ -32,7 +33,8 @@ ROUNDS_PER_PAGE = 25
 @access.page("page:surveillance:wall")
 def wall(request: HttpRequest) -> HttpResponse:
     """Every table live: a tile each, re-fetched one by one as the tables change."""
-    return render(request, "surveillance/wall.html", {"tiles": wall_tiles()})
+    context = {"tiles": wall_tiles(), **notices_to_show(), "now": timezone.now(), "compact": True}
+    return render(request, "surveillance/wall.html", context)
 
 
 @access.page("page:surveillance:tile")

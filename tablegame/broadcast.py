@@ -111,6 +111,13 @@ def announce_change(
     notices.put(Notice(groups=tuple(groups), message=message))
 
 
+def announce_pit_forms(pit_id: int, sequence: int, action: str) -> None:
+    """Queue a notice for the pit's screens that its Complimentary Vigorish Forms changed (an
+    event of the pit's own chain, numbered ``sequence``); never raises. Called after commit."""
+    message = {"type": "pit.forms", "pit": pit_id, "sequence": sequence, "action": action}
+    notices.put(Notice(groups=(pit_group(pit_id),), message=message))
+
+
 def notice_frame(table_id: int, sequence: int, action: str, change_text: str | None) -> str:
     """What a screen receives (``tablegame/consumers.py``), as JSON text."""
     frame = {"type": "changed", "table": table_id, "sequence": sequence, "action": action}

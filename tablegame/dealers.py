@@ -2,12 +2,14 @@
 
 :func:`dealer_refusal` is asked by every action (``tablegame.actions.common.action``) for a dealer
 acting at a table: a dealer assigned to a table acts only there, and a table with its dealer
-assigned takes no other dealer's commands. With ``settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED``, a
-dealer with no assignment acts nowhere (the floor must assign them first). Floorpersons and pit
-bosses act at any table of their pit, as before.
+assigned takes no other dealer's commands. With ``settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED`` (the
+default), a dealer with no assignment acts nowhere (the floor must assign them first). Floorpersons
+and pit bosses act at any table of their pit, as before.
 """
 
 from __future__ import annotations
+
+import datetime
 
 from django.conf import settings
 from django.db.models import Q
@@ -33,14 +35,31 @@ def dealer_refusal(actor: Actor, table: Table | int | None) -> str | None:
             .values_list("dealer_id", "table_id", "table__name", "dealer__username")
         )
     )
-    for dealer_id, at_table, table_name, username in rows:
+    for dealer_id, at_table, table_name, _ in rows:  # their own table first: where to go
         if dealer_id == actor.pk and at_table != table_id:
             return f"You are assigned to {table_name}: a dealer acts only at their own table."
+    for dealer_id, at_table, _, username in rows:
         if at_table == table_id and dealer_id != actor.pk:
             return f"{username} deals this table: ask the floor to assign you here first."
     if not rows and settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED:
         return "The floor has not assigned you to this table: ask a floorperson."
     return None
+
+
+def assigned_table(dealer: Actor) -> Table | None:
+    """The table ``dealer`` is assigned to now, if any."""
+    return Table.objects.filter(
+        dealer_assignments__dealer=dealer.pk, dealer_assignments__relieved_at__isnull=True
+    ).first()
+
+
+def dealers_since(table_id: int, moment: datetime.datetime) -> dict[int, str]:
+    """The dealers assigned to the table at ``moment`` or at any time since, by id: username."""
+    return dict(
+        DealerAssignment.objects.filter(table_id=table_id)
+        .filter(Q(relieved_at__isnull=True) | Q(relieved_at__gt=moment))
+        .values_list("dealer_id", "dealer__username")
+    )
 
 
 def dealer_of(table: Table) -> str:
@@ -59,4 +78,7 @@ def dealer_dealing(table: Table, actor: Actor) -> str:
     dealer (a supervisor opening it), else blank."""
     if access.floor_role(actor) == roles.DEALER:
         return actor.username
+    facts = live(table)
+    if facts.assignments is not None and facts.user_id == actor.pk:  # read after the lock
+        return next((name for _, at, _, name in facts.assignments if at == table.pk), "")
     return dealer_of(table)

@@ -40,6 +40,7 @@ class TableEvent(StrEnum):
     PLAYER_SEATED = "player_seated"
     PLAYER_LEFT = "player_left"
     RULES_FILED = "rules_filed"
+    NOTICE_ACKNOWLEDGED = "notice_acknowledged"
     LIMIT_SET = "limit_set"
     SEATS_SET = "seats_set"
     CURATOR_TAKEN = "curator_taken"
@@ -48,6 +49,7 @@ class TableEvent(StrEnum):
     PLAYER_DEALER_ROTATES = "player_dealer_rotates"
     # The decks and the shoe
     DECKS_RECEIVED = "decks_received"
+    DECK_SCHEDULE_SET = "deck_schedule_set"
     DECKS_INSPECTED = "decks_inspected"
     INSPECTION_VERIFIED = "inspection_verified"
     DECKS_SPREAD = "decks_spread"
@@ -252,6 +254,24 @@ class RulesFiled(TablePayload):
 
 @event_kind
 @dataclasses.dataclass(frozen=True)
+class NoticeAcknowledged(TablePayload):
+    """Surveillance acknowledged the notice of a change of procedure filed for the table."""
+
+    kind = TableEvent.NOTICE_ACKNOWLEDGED
+    title = "Notice acknowledged by surveillance"
+
+    notice: int
+    """The notice's number (``ProcedureNotice``)."""
+    changes: str
+    effective_at: str
+    """ISO 8601 instant."""
+
+    def describe(self) -> str:
+        return f"Notice of the {self.changes} change effective {self.effective_at} acknowledged"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
 class LimitSet(TablePayload):
     kind = TableEvent.LIMIT_SET
     title = "Limit set"
@@ -322,9 +342,12 @@ class PlayerDealerTaken(TablePayload):
 
     seat: int
     declined: tuple[int, ...]
+    reason: str = ""
+    """Why a supervisor moved the position; empty when taken in turn."""
 
     def describe(self) -> str:
-        return f"Seat {self.seat} is the player-dealer{_declined(self.declined)}"
+        why = f" (moved: {self.reason})" if self.reason else ""
+        return f"Seat {self.seat} is the player-dealer{_declined(self.declined)}{why}"
 
 
 @event_kind
@@ -371,6 +394,26 @@ class DecksReceived(TablePayload):
             *([f"backs {self.back_colour}"] if self.back_colour else []),
         ]
         return f"Shoe {self.shoe}: {self.decks} decks, {', '.join(facts)}"
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DeckScheduleSet(TablePayload):
+    """A supervisor set when the table's decks must next be changed."""
+
+    kind = TableEvent.DECK_SCHEDULE_SET
+    title = "Deck change scheduled"
+
+    every_shoe: bool
+    due_at: str | None
+    """ISO 8601 instant; None with new decks every shoe."""
+    before: str | None
+    """The due time it replaces (ISO 8601), None if there was none."""
+    reason: str
+
+    def describe(self) -> str:
+        when = "new decks after every shoe" if self.every_shoe else f"due {self.due_at}"
+        return f"Decks to be changed: {when} ({self.reason})"
 
 
 @event_kind
@@ -448,10 +491,15 @@ class IdleRespread(TablePayload):
     shoe: int
     next_shoe: int
     face_up: bool
+    reason: str = ""
+    """Why, when a supervisor ordered it."""
 
     def describe(self) -> str:
         how = "face up, as a player asked" if self.face_up else "face down"
-        return f"Shoe {self.shoe}: no gaming activity, spread again {how}; shoe {self.next_shoe}"
+        why = f" ({self.reason})" if self.reason else ""
+        return (
+            f"Shoe {self.shoe}: no gaming activity, spread again {how}; shoe {self.next_shoe}{why}"
+        )
 
 
 @event_kind

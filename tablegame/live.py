@@ -7,8 +7,9 @@ whether the command's idempotency key was used already. Read one by one through 
 ten queries, each compiled anew; here it is one SQL statement, written once from the models'
 columns (``casino.rows``), whose rows become model instances as the ORM would make them:
 
-- the round's ``wagers`` and ``cards`` are its prefetched relations (``game.wagers.all()`` reads
-  no more), kept in order when the action adds one (``add_wager``, ``add_card``);
+- the round's ``wagers``, ``cards`` and ``irregularities`` are its prefetched relations
+  (``game.wagers.all()`` reads no more), kept in order when the action adds one
+  (``add_wager``, ``add_card``, ``keep_list``);
 - ``live(table)`` answers the actions' questions (``round``, ``shoe``, ``seats``, ``limit``);
 - ``shoe.last_round_number()`` answers from what was read here.
 
@@ -24,6 +25,7 @@ command on SQLite (the embedded demo): the statements here are PostgreSQL's.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, cached_property
@@ -32,6 +34,7 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.db import connection, models
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from casino import rows
 from casino.models import GENESIS_HASH, Event, Pit
@@ -39,6 +42,7 @@ from casino.record import Head, chain_head
 from tablegame.models import (
     Card,
     DealerAssignment,
+    Irregularity,
     Round,
     Seat,
     Shoe,
@@ -82,14 +86,29 @@ class Live:
         return self.table.current_shoe()
 
     @cached_property
+    def rules_record(self) -> TableRules | None:
+        """The Rules Submission record in force now (read after the lock when no round is in
+        play: what a new round is dealt under)."""
+        return self.table.rules_record()
+
+    @cached_property
     def seats(self) -> list[int]:
         """Numbers of the occupied seats, in order."""
         return self.table.occupied_seats()
 
     @cached_property
     def limits(self) -> dict[str, TableLimit]:
-        """The table's limits by wager type."""
-        return {limit.wager_type: limit for limit in self.table.limits.all()}
+        """The table's limits by wager type (read after the lock as JSON, made into rows only
+        when a command asks: a wager does, a card does not)."""
+        found: Iterable[TableLimit]
+        if self.limits_json is not None:
+            found = [rows.from_json(TableLimit, data) for data in _json(self.limits_json)]
+        else:
+            found = self.table.limits.all()
+        return {limit.wager_type: limit for limit in found}
+
+    limits_json: str | None = None
+    """When read after the lock: the table's limits, as PostgreSQL wrote them."""
 
     def limit(self, wager_type: str) -> TableLimit | None:
         return self.limits.get(wager_type)
@@ -216,7 +235,8 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         done_id = done.values_list("pk", flat=True).first() if done is not None else None
         return Facts(done_id=done_id, head=chain_head(table.chain_id))
     with connection.cursor() as cursor:
-        cursor.execute(_statement(), {"table": table.pk, "user": user_id, "key": key})
+        arguments = {"table": table.pk, "user": user_id, "key": key, "now": timezone.now()}
+        cursor.execute(_statement(), arguments)
         row = cursor.fetchone()
     assert row is not None, "read_after_lock() runs on a table that exists (it is locked)"
     values = iter(row)
@@ -224,10 +244,15 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     game = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
     rules = rows.instance(TableRules, [next(values) for _ in rows.fields(TableRules)])
     shoe = rows.instance(Shoe, [next(values) for _ in rows.fields(Shoe)])
-    rounds_dealt, wagers, cards, seats, limits, assignments = (next(values) for _ in range(6))
+    rounds_dealt, wagers, cards, irregularities, seats, limits, assignments = (
+        next(values) for _ in range(7)
+    )
     if shoe is not None:
         shoe.__dict__["_last_round_number"] = rounds_dealt
-    if game is not None:
+    facts = live(table)
+    if game is None:  # no round in play: the rules are the record in force (``rules_record``)
+        facts.__dict__["rules_record"] = rules
+    else:
         game._state.fields_cache["table"] = table
         if rules is not None:
             game._state.fields_cache["rules"] = rules
@@ -235,17 +260,14 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
             game._state.fields_cache["shoe"] = shoe
         _prefetch(game, "wagers", _children(Wager, wagers, game))
         _prefetch(game, "cards", _children(Card, cards, game))
-    facts = live(table)
+        _prefetch(game, "irregularities", _children(Irregularity, irregularities, game))
     facts.user_id = user_id
     facts.assignments = [(a[0], a[1], a[2], a[3]) for a in json.loads(assignments)]
     facts.__dict__.update(
         last_round=game,
         shoe=shoe,
         seats=list(seats),
-        limits={
-            limit.wager_type: limit
-            for limit in (rows.from_json(TableLimit, data) for data in _json(limits))
-        },
+        limits_json=limits,
     )
     head = Head(head_sequence or 0, head_hash or GENESIS_HASH)
     return Facts(done_id=done_id, head=head)
@@ -274,6 +296,8 @@ SELECT
     FROM {t(Wager)} w WHERE w.{c(Wager, "round")} = r.{pk}),
   (SELECT coalesce(json_agg(row_to_json(k) ORDER BY k.{c(Card, "position")}), '[]')::text
     FROM {t(Card)} k WHERE k.{c(Card, "round")} = r.{pk}),
+  (SELECT coalesce(json_agg(row_to_json(i) ORDER BY i.{pk}), '[]')::text
+    FROM {t(Irregularity)} i WHERE i.{c(Irregularity, "round")} = r.{pk}),
   ARRAY(SELECT st.{c(Seat, "number")} FROM {t(Seat)} st
     WHERE st.{c(Seat, "table")} = tb.{pk} AND st.{c(Seat, "player_name")} <> ''
     ORDER BY st.{c(Seat, "number")}),
@@ -297,7 +321,10 @@ LEFT JOIN LATERAL (
   WHERE r0.{c(Round, "table")} = tb.{pk} AND r0.{c(Round, "state")} IN ({states})
   ORDER BY r0.{pk} DESC LIMIT 1
 ) r ON true
-LEFT JOIN {t(TableRules)} tr ON tr.{pk} = r.{c(Round, "rules")}
+LEFT JOIN {t(TableRules)} tr ON tr.{pk} = coalesce(r.{c(Round, "rules")}, (
+  SELECT t0.{pk} FROM {t(TableRules)} t0
+  WHERE t0.{c(TableRules, "table")} = tb.{pk} AND t0.{c(TableRules, "effective_at")} <= %(now)s
+  ORDER BY t0.{c(TableRules, "effective_at")} DESC, t0.{pk} DESC LIMIT 1))
 LEFT JOIN LATERAL (
   SELECT * FROM {t(Shoe)} s0
   WHERE s0.{c(Shoe, "table")} = tb.{pk} AND s0.{c(Shoe, "state")} <> 'finished'

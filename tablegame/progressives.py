@@ -107,7 +107,7 @@ def contribute(table: Table, game: Round, rules: RulesSubmission) -> list[Progre
     locked, as they stand now (what the engine pays from)."""
     if rules.royal9 is None:  # no Royal 9 wager at this table: nothing to read or lock
         return []
-    staked = list(game.wagers.filter(type=WagerType.ROYAL9.value).values_list("seat", "amount"))
+    staked = [(w.seat, w.amount) for w in game.wagers.all() if w.type == WagerType.ROYAL9.value]
     meters = list(ProgressiveMeter.objects.select_for_update().filter(table=table).order_by("pk"))
     wagered = sum((amount for _seat, amount in staked), Decimal(0))
     if not wagered:

@@ -40,12 +40,14 @@ CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.PLAYER_SEATED: ("seats",),
     _K.PLAYER_LEFT: ("seats", "round", "markers"),
     _K.RULES_FILED: ("rules",),
+    _K.NOTICE_ACKNOWLEDGED: (),  # the notice, not the table state: the console reads it
     _K.LIMIT_SET: ("limits",),
     _K.CURATOR_TAKEN: ("table", "shoe"),
     _K.SHOE_PASSED: ("table", "shoe"),
     _K.PLAYER_DEALER_TAKEN: ("table",),
     _K.PLAYER_DEALER_ROTATES: ("table",),
     _K.DECKS_RECEIVED: ("shoe", "deck_change", "round"),
+    _K.DECK_SCHEDULE_SET: ("deck_change",),
     _K.DECKS_INSPECTED: ("shoe",),
     _K.INSPECTION_VERIFIED: ("shoe",),
     _K.DECKS_SPREAD: ("shoe",),
@@ -200,6 +202,9 @@ class _Reads:
             "settlement": rules.settlement.value,
             "tie_odds": rules.tie_odds,
             "shuffle": rules.shuffle.value,
+            "decks": list(rules.decks),
+            "shuffler_decks": list(rules.shuffler_decks) if rules.shuffler_decks else None,
+            "shuffler_batches": rules.shuffler_batches,
         }
 
     def _limits(self) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from casino.models import Pit
 from tablegame.consumers import FORBIDDEN, close_reason
 from tests.pit.forms import a_void_form
 from tests.realtime.conftest import live_floor, socket
-from tests.tablegame.conftest import play, ready_table, table_for
+from tests.tablegame.conftest import deal_at, play, ready_table, table_for
 
 __all__ = ["live_floor"]  # the fixture, for the socket walk
 
@@ -175,7 +175,7 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
     dealer, floor = staff["dealer"], staff["floor"]
     watched = ready_table("ma-mini", dealer, floor)
     game = play(watched, dealer, [(1, "banker", "100")], ["4H", "9C", "2S", "KS"])
-    worked = table_for("s42-mini")
+    worked = deal_at(table_for("s42-mini"), dealer, floor)  # the dealer's table now
     form = a_void_form(Pit.objects.get(), staff["clerk"])
     client = Client()
     assert client.login(username=USERNAMES[role], password="baccarat")
@@ -189,7 +189,8 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
         what = access_of(name, view)
         assert what is not None, name
         command = what.startswith("command:")
-        values = {"table_id": (worked if command else watched).pk, "round_id": game.pk}
+        at_work = command or what == "page:dealer"  # the tablet: the dealer's own table
+        values = {"table_id": (worked if at_work else watched).pk, "round_id": game.pk}
         url = concrete(route, {**values, "seat": 2, "marker_id": 1, "form_id": form.pk})
         if command:
             body = BODIES.get(name.removeprefix("api:"), {})

@@ -33,6 +33,8 @@ def test_home_shows_a_dealer_their_role_and_the_tables(client: Client, seeded: s
     assert "Hello, dealer" in page
     assert "Your role:" in page
     assert "<strong>Dealer</strong>" in page
+    mine = Table.objects.get(name="MB-1")  # the demo assigns dealer to MB-1
+    assert f'href="/dealer/{mine.pk}/">Your table: MB-1</a>' in page
     assert "Pit 1" in page
     for table in Table.objects.all():
         assert f'<td class="table-name">{table.name}</td>' in page

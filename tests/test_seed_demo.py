@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from baccarat.profiles import PROFILES
 from casino.models import Casino, Pit
-from tablegame.models import Table
+from tablegame.models import DealerAssignment, Table
 
 DEMO_USERS = {
     "dealer": "dealer",
@@ -59,6 +59,7 @@ def test_seed_demo_run_twice_creates_nothing_new(seeded: str) -> None:
             "users": User.objects.count(),
             "groups": Group.objects.count(),
             "memberships": User.groups.through.objects.count(),
+            "assignments": DealerAssignment.objects.count(),
         }
 
     before = counts()
@@ -67,11 +68,13 @@ def test_seed_demo_run_twice_creates_nothing_new(seeded: str) -> None:
     assert counts() == before
     assert "none new" in out.getvalue()
     assert "users created: none" in out.getvalue()
+    assert "dealers assigned: none" in out.getvalue()
 
 
 def test_seed_demo_puts_back_a_missing_table_under_the_free_name(seeded: str) -> None:
     missing = Table.objects.get(name="MB-2")
     profile = missing.profile
+    missing.dealer_assignments.all().delete()
     missing.delete()
     call_command("seed_demo", stdout=StringIO())
     assert Table.objects.get(name="MB-2").profile == profile

@@ -127,3 +127,12 @@ def test_env_list_splits_on_commas() -> None:
     env = {"ALLOWED_HOSTS": "tables.example, .casino.test,"}
     assert env_list(env, "ALLOWED_HOSTS", default=[]) == ["tables.example", ".casino.test"]
     assert env_list({}, "ALLOWED_HOSTS", default=["x"]) == ["x"]
+
+
+def test_postgresql_statements_are_bound_and_prepared_unless_switched_off() -> None:
+    url = "postgres://app@db:5432/baccarat"
+    options = database_from_env({"DATABASE_URL": url}, base_dir=BASE)["OPTIONS"]
+    assert (options["server_side_binding"], options["prepare_threshold"]) == (True, 5)
+    off = {"DATABASE_URL": url, "DATABASE_SERVER_SIDE_BINDING": "false"}
+    options = database_from_env(off, base_dir=BASE)["OPTIONS"]
+    assert (options["server_side_binding"], options["prepare_threshold"]) == (False, None)

@@ -272,6 +272,10 @@
       verified: ["Spread the cards for the first player", "shoe/spread/", "Cards spread"],
       spread: ["Turn face down, wash and stack", "shoe/wash/", "Washed and stacked"],
     };
+    if (shoe.automatic_shuffler) {  // the batches are spread and washed apart (000 §4(d), 002 (d))
+      steps.verified = ["Spread each batch apart for the first player", "shoe/spread/", "Both batches spread"];
+      steps.spread = ["Turn each batch face down, wash and stack it apart", "shoe/wash/", "Batches washed and stacked"];
+    }
     if (steps[shoe.state]) {
       const [title, route, label] = steps[shoe.state];
       if (shoe.state === "inspected" && !MAY.has("verify_inspection")) {
@@ -307,22 +311,36 @@
   function drawDecks() {
     const change = state.deck_change;
     const actions = [button("New decks received", "shoe/receive/", () => ({
-      decks: Number($("decks").value), automatic_shuffler: $("asm").checked,
+      decks: Number($("decks").value), automatic_shuffler: Boolean($("asm") && $("asm").checked),
       preinspected: $("pre").checked,
     }))];
     if (change && !change.every_shoe && !change.due) {
       actions.push(button("Reshuffle the last shoe's decks", "shoe/receive/", () => ({
-        decks: Number($("decks").value), automatic_shuffler: $("asm").checked, new_decks: false,
+        decks: Number($("decks").value), automatic_shuffler: Boolean($("asm") && $("asm").checked), new_decks: false,
       }), "secondary"));
     }
     const due = change && change.due;
+    const counts = decksAllowed(state.rules);
+    const fields = [field("Decks", input("decks", { type: "number", min: 1, value: counts.usual }))];
+    if (state.rules.shuffler_decks) fields.push(field("Automatic shuffler", input("asm", { type: "checkbox" })));
+    fields.push(field("Pre-inspected and pre-shuffled", input("pre", { type: "checkbox" })));
     setNext(due ? "Bring new decks to the table" : "Bring decks to the table", due
-      ? "The decks are due for change (every 24 hours): new decks only. Six to eight decks, or the shuffler's batches."
-      : "Six to eight decks, or the shuffler's batches.", actions, [
-      field("Decks", input("decks", { type: "number", min: 1, value: 8 })),
-      field("Automatic shuffler", input("asm", { type: "checkbox" })),
-      field("Pre-inspected and pre-shuffled", input("pre", { type: "checkbox" })),
-    ]);
+      ? `The decks are due for change (every 24 hours): new decks only. ${counts.said}`
+      : counts.said, actions, fields);
+  }
+
+  /* The decks this table's rules take: in a manual shoe, and with the automatic shuffler (both
+     batches), as the Rules Submission on file says (rules.decks, rules.shuffler_decks). */
+  function decksAllowed(rules) {
+    const span = ([low, high]) => (low === high ? `${low}` : `${low} to ${high}`);
+    const manual = rules.decks || [6, 8];
+    let said = `${span(manual)} decks in the shoe`;
+    if (rules.shuffler_decks) {
+      said += rules.shuffler_batches
+        ? `, or ${span(rules.shuffler_decks)} with the automatic shuffler (two equal batches of different backs, used by turns)`
+        : `, or ${span(rules.shuffler_decks)} in the automatic shuffler`;
+    }
+    return { said: `${said}.`, usual: Math.min(Math.max(8, manual[0]), manual[1]) };
   }
 
   /* Big table: the shoe is offered seat by seat in the text's order (004 §7(b), §14(b)). */
@@ -392,8 +410,12 @@
     const steps = procedure === "wash_and_three_dealers"
       ? ["wash", "dealer_shuffle", "dealer_shuffle", "dealer_shuffle", ...manual]
       : [...manual, ...(extra[procedure] || [])];
+    if (shoe.automatic_shuffler) {  // the machine shuffles this batch; the other waits in it
+      return setNext("Shuffle in the automatic shuffler",
+        `This shoe deals ${shoe.back_colour || "one batch"} (${shoe.decks} decks); the other batch waits in the shuffler for the next shoe.`,
+        [button("Shuffled by the machine", "shoe/shuffle/", () => ({ machine: true }))]);
+    }
     const actions = [button(`Shuffled: ${steps.join(", ")}`, "shoe/shuffle/", () => ({ steps }))];
-    if (shoe.automatic_shuffler) actions.push(button("Shuffled by the machine", "shoe/shuffle/", () => ({ machine: true })));
     setNext("Shuffle", "Plug, riffle twice, turn, strip, cut, and the table's procedure.", actions);
   }
 

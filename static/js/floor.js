@@ -2,9 +2,10 @@
    the console shows, a gap, or the slow poll re-fetches /floor/?partial=1 (keeping a
    supervisor's open form and what was typed in it), at most once a second however many tables
    change. A wager, a player-dealer's bank, or a card that leaves the round being dealt changes
-   nothing the console shows (it shows no cards or wagers): it fetches nothing. Buttons POST one API command each through http.js (its own Idempotency-Key) with the
-   fields they name (data-fields, read from the tile; data-body for fixed ones) and show a
-   refusal in the server's words. */
+   nothing the console shows (it shows no cards or wagers): it fetches nothing. Buttons POST one
+   API command each through http.js (its own Idempotency-Key), or the pit's own URL (data-url:
+   the deck-change schedule), with the fields they name (data-fields, read from the tile;
+   data-body for fixed ones) and show a refusal in the server's words. */
 "use strict";
 
 (function () {
@@ -86,14 +87,14 @@
   }
 
   floor.addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-route]");
+    const button = event.target.closest("button[data-route], button[data-url]");
     if (!button || busy) return;
     const tile = button.closest("[data-table]");
     busy = true;
     button.disabled = true;
     try {
-      const answer = await Http.post(
-        `/api/tables/${tile.dataset.table}/${button.dataset.route}`, bodyOf(button, tile));
+      const url = button.dataset.url || `/api/tables/${tile.dataset.table}/${button.dataset.route}`;
+      const answer = await Http.post(url, bodyOf(button, tile));
       showError(answer.error);
       if (answer.ok) clearTyped(tile);
     } finally {

@@ -26,7 +26,9 @@
      options: sequence (Live.watch) or sequences ({tableId: n}): what the page already shows, so
        the first hello reloads only if something changed since; refreshEvery (ms, 0 = never);
        onStatus(status, code) with "open", "closed" (will retry) or "refused" (final, e.g. 4401:
-       send the user to /login/).
+       send the user to /login/); onNotice(message) for any other notice of the socket (the pit
+       socket's {"type": "forms", "pit": 1, "sequence": 9, "action": "vigorish_form_signed"}:
+       a Complimentary Vigorish Form changed, an event of the pit's own chain).
      live.close() stops watching.
      Live.matters(detail, test): whether a screen should read again for this notice (a hello, a
        gap or a refresh always; a change when test(event, change) holds for one of its events). */
@@ -95,6 +97,12 @@
         for (const row of message.tables || []) hello(row.table, row.sequence);
       } else if (message.type === "changed") {
         changed(message);
+      } else if (options.onNotice) {
+        try {
+          options.onNotice(message);
+        } catch (error) {
+          console.error("live: onNotice failed", error);
+        }
       }
     }
 

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import contextvars
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar
 
-from django.db import transaction
+from django.db import models, transaction
 
-from casino import access
-from casino.record import Head, record_payload
+from casino import access, roles, rows
+from casino.record import Head, payload_row, record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
 from tablegame.dealers import dealer_refusal
@@ -31,6 +31,8 @@ from tablegame.errors import ActionError as ActionError  # every action refuses 
 from tablegame.events import TablePayload, event_data
 from tablegame.live import locked_tables
 from tablegame.models import Card, Round, Shoe, Table
+
+M = TypeVar("M", bound=models.Model)
 
 
 class NotAllowed(ActionError):
@@ -58,6 +60,14 @@ class Command:
     """Likewise the shoe in play."""
     cards: list[Card] | None = None
     """The round's cards, in dealing order, when the action has them all."""
+    unwritten: list[models.Model] = field(default_factory=list)
+    """Rows made but not yet written, the events recorded among them (``write``)."""
+
+    def write(self, then: M | None = None) -> M | None:
+        """Write the rows made (the events recorded among them), then ``then`` (the command's
+        record), in one statement."""
+        found, self.unwritten = self.unwritten, []
+        return rows.insert_then(found, then)
 
 
 _command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
@@ -76,6 +86,7 @@ def command(table: Table, head: Head | None = None) -> Iterator[Command]:
     token = _command.set(current)
     try:
         yield current
+        current.write()  # whatever the caller did not write with its record
     finally:
         _command.reset(token)
 
@@ -103,6 +114,16 @@ def action(function: Callable[P, R]) -> Callable[P, R]:
         return (shared if _command.get() is not None else own)(*args, **kwargs)
 
     return run
+
+
+def insert_later(found: Sequence[models.Model]) -> None:
+    """New rows whose keys nobody reads: inside a command, written with its record (one
+    statement, ``Command.write``); outside one, now."""
+    current = _command.get()
+    if current is not None:
+        current.unwritten.extend(found)
+    else:
+        rows.insert_then(found)
 
 
 def hand_over(
@@ -134,13 +155,16 @@ def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
     announce it after commit; returns its sequence."""
     current = _command.get()
     ours = current is not None and current.table.pk == table.pk
-    head = current.head if current is not None and ours else None
-    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload, head=head)
-    table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
-    if current is not None and ours:  # the command tells the screens once, with its answer
+    if current is not None and ours:  # written with the command's record (``Command.write``)
+        event = payload_row(
+            chain_id=table.chain_id, actor=actor, payload=payload, head=current.head
+        )
+        current.unwritten.append(event)
         current.head = Head(event.sequence, event.hash)
-        current.events.append((sequence, payload))
-        return sequence
+        current.events.append((event.sequence, payload))  # the answer tells the screens once
+        return event.sequence
+    event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload)
+    table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
     change = {"events": [event_data(sequence, payload)]}
     kind = payload.kind.value
     transaction.on_commit(
@@ -154,6 +178,15 @@ def check_text(value: str, *, field: str, limit: int) -> str:
     text = value.strip()
     if len(text) > limit:
         raise ActionError(f"The {field} may be at most {limit} characters.")
+    return text
+
+
+def supervisor_reason(actor: Actor, reason: str, doing: str) -> str:
+    """The reason for an order, trimmed: a supervisor's order (from the pit console) always
+    says why; the dealer's own call may not."""
+    text = check_text(reason, field="reason", limit=200)
+    if not text and access.floor_role(actor) != roles.DEALER:
+        raise ActionError(f"Say why {doing}: the reason is recorded.")
     return text
 
 

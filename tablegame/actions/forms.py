@@ -18,6 +18,8 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 
+from django.conf import settings
+from django.db import transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 
@@ -27,6 +29,8 @@ from casino.record import record_pit_event
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text
+from tablegame.broadcast import announce_pit_forms
+from tablegame.dealers import dealers_since
 from tablegame.models import VigorishForm, VigorishFormSeries, VigorishMarker
 from tablegame.models.forms import form_number
 
@@ -53,11 +57,14 @@ def _form(form: VigorishForm | int) -> tuple[Pit, VigorishForm]:
     if pit_id is None:
         raise ActionError(f"There is no Complimentary Vigorish Form {pk}.")
     pit = _lock_pit(pit_id)
-    return pit, VigorishForm.objects.select_related("table").get(pk=pk)
+    return pit, VigorishForm.objects.select_related("table", "marker").get(pk=pk)
 
 
 def _record(pit: Pit, actor: Actor, payload: events.FormPayload) -> None:
-    record_pit_event(pit, actor=actor, payload=payload)
+    """Record the change in the pit's chain; its forms pages hear of it after the commit."""
+    event = record_pit_event(pit, actor=actor, payload=payload)
+    pit_id, sequence, kind = pit.pk, event.sequence, payload.kind.value
+    transaction.on_commit(lambda: announce_pit_forms(pit_id, sequence, kind))
 
 
 @action
@@ -203,6 +210,27 @@ def _signer_role(actor: Actor) -> str:
     return role
 
 
+def _refuse_another_dealer(form: VigorishForm, actor: Actor) -> None:
+    """The dealer who signs is the one who dealt the form's table when the vigorish was left
+    uncollected, or who was assigned to it since (a relief in between)."""
+    if form.table is None:
+        return
+    since = form.marker.marked_at if form.marker is not None else form.prepared_at
+    dealers = dealers_since(form.table.pk, since)
+    if actor.pk in dealers:
+        return
+    if dealers:
+        raise ActionError(
+            f"Form {form.printed_number} is for {form.table}: the dealer who dealt it signs "
+            f"({', '.join(sorted(dealers.values()))}), not a dealer of another table."
+        )
+    if settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED:
+        raise ActionError(
+            f"Form {form.printed_number} is for {form.table}, and you were not assigned to it: "
+            "the dealer who dealt it signs."
+        )
+
+
 def _refuse_unless_open(form: VigorishForm) -> None:
     if form.is_void:
         raise ActionError(f"Form {form.printed_number} is VOID.")
@@ -231,6 +259,8 @@ def sign_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> VigorishFor
         raise ActionError(f"Form {form.printed_number} is signed by {signer} already as {who}.")
     if actor.pk in (form.dealer_id, form.pit_boss_id, form.clerk_id):
         raise ActionError("One person signs the form once.")
+    if role == roles.DEALER:
+        _refuse_another_dealer(form, actor)
     setattr(form, who, actor)
     setattr(form, when, timezone.now())
     _complete_if_signed(form)

@@ -77,6 +77,7 @@ def report_irregularity(
         instruction=remedy.instruction,
         reported_by=actor,
     )
+    reread(game, "irregularities")
     if remedy.disposition is Disposition.BANKER_THIRD:
         coup = game.coup()
         if coup.is_complete:

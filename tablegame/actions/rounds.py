@@ -33,12 +33,13 @@ from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from casino import access, rows
 from casino.roles import Actor
-from tablegame import events, progressives
+from tablegame import events, progressives, tallies
 from tablegame.actions.common import (
     ActionError,
     action,
     check_text,
     hand_over,
+    insert_later,
     lock_table,
     record,
 )
@@ -83,7 +84,7 @@ def open_round(table: Table, *, actor: Actor) -> Round:
     number = shoe.last_round_number() + 1
     if not may_deal_round(number, shoe.cut_card_round):
         raise ActionError("The last hand has been dealt: end the shoe and reshuffle.")
-    rules_record = table.rules_record()
+    rules_record = facts.rules_record
     if rules_record is None:
         raise ActionError("The table has no Rules Submission on file: open the table first.")
     rules = rules_record.submission
@@ -439,7 +440,7 @@ def settle_house_money_wagers(
         hm = settle_house_money(coup, _engine_wagers(game), game.rules.submission)
     except RulesError as error:
         raise ActionError(str(error)) from None
-    _save_steps(game, hm.steps, start=1)
+    rows.insert_then(_steps(game, hm.steps, start=1))  # read back by the answer: written now
     for s in hm.wagers:
         game.wagers.filter(seat=s.seat, type=s.type.value).update(
             result=s.result.value, payout=s.payout, ridden=s.ridden
@@ -487,8 +488,9 @@ def _wager_record(settled: SettledWager, ride: WagerType | None = None) -> event
     )
 
 
-def _save_steps(game: Round, steps: Sequence[Step], start: int) -> list[SettlementStep]:
-    return SettlementStep.objects.bulk_create(
+def _steps(game: Round, steps: Sequence[Step], start: int) -> list[SettlementStep]:
+    """The settlement's steps, in order, as rows to write."""
+    return [
         SettlementStep(
             round=game,
             index=start + i,
@@ -499,7 +501,7 @@ def _save_steps(game: Round, steps: Sequence[Step], start: int) -> list[Settleme
             amount=s.amount,
         )
         for i, s in enumerate(steps)
-    )
+    ]
 
 
 SETTLED_FIELDS = ("result", "payout", "vigorish", "returned", "fee", "award")
@@ -527,9 +529,12 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     except RulesError as error:
         raise ActionError(str(error)) from None
     _reseed_hit_meters(table, game, meters, result, rules)
-    earlier = list(game.steps.all())  # House Money's, settled before the third cards
+    # House Money's steps, settled before the third cards (none without a House Money wager)
+    house_money = any(w.type == WagerType.HOUSE_MONEY.value for w in taken)
+    earlier = list(game.steps.all()) if house_money else []
     round_steps = [s for s in result.steps if s.phase != "house_money"]
-    saved = _save_steps(game, round_steps, start=len(earlier) + 1)
+    saved = _steps(game, round_steps, start=len(earlier) + 1)
+    insert_later(saved)  # with the command's record
     keep_list(game, "steps", [*earlier, *saved])
     by_kind = {(w.seat, w.type): w for w in taken}
     settled = []
@@ -559,6 +564,7 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
         )
     game.state, game.settled_at = State.SETTLED, timezone.now()
     rows.update(game, ["state", "settled_at"])
+    tallies.add_settled(table, game, taken, [*earlier, *saved])  # the day's, one statement
     outcome = result.outcome
     record(
         table,
@@ -697,6 +703,7 @@ def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     reread(game, "wagers")
     game.state, game.void_reason, game.settled_at = State.VOID, reason, timezone.now()
     game.save(update_fields=["state", "void_reason", "settled_at"])
+    tallies.add_void(table, game)
     record(
         table,
         actor,

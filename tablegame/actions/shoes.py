@@ -31,6 +31,7 @@ from tablegame.actions.common import (
     check_text,
     lock_table,
     record,
+    supervisor_reason,
 )
 from tablegame.actions.tables import refuse_open_markers
 from tablegame.models import DeckChange, Shoe, Table
@@ -247,14 +248,18 @@ def _shuffled_by(table: Table, shoe: Shoe) -> int | None:
 
 
 @action
-def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Actor) -> Shoe:
-    """No gaming activity: the cards come out and are spread again (000 §5(g), 002 (e)(8)).
+def respread_idle_shoe(
+    table: Table, *, face_up: bool = False, reason: str = "", actor: Actor
+) -> Shoe:
+    """No gaming activity: the cards come out and are spread again (000 §5(g), 002 (e)(8));
+    a supervisor who orders it says why (``reason``, recorded).
 
     By hand, the same decks are spread (face down unless a player asks), then washed, shuffled,
     cut and burned anew. With a shuffler, this batch goes into it and the other batch comes out
     shuffled, ready for the cut.
     """
     table = lock_table(table)
+    reason = supervisor_reason(actor, reason, "the cards are spread again")
     shoe = _shoe(table)
     _expect(shoe, State.IN_PLAY)
     if table.active_round():
@@ -276,7 +281,9 @@ def respread_idle_shoe(table: Table, *, face_up: bool = False, actor: Actor) -> 
     record(
         table,
         actor,
-        events.IdleRespread(shoe=shoe.number, next_shoe=fresh.number, face_up=face_up),
+        events.IdleRespread(
+            shoe=shoe.number, next_shoe=fresh.number, face_up=face_up, reason=reason
+        ),
     )
     return fresh
 
@@ -374,6 +381,58 @@ def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     )
     record(table, actor, events.Burned(shoe=shoe.number, first_card=str(card), face_down=burn))
     return shoe
+
+
+#: The longest the decks of a table changed every 24 hours stay in use (000 §3(c)).
+DECKS_LAST = datetime.timedelta(hours=24)
+
+
+@action
+def set_deck_schedule(
+    table: Table, *, due_at: datetime.datetime | None, reason: str, actor: Actor
+) -> DeckChange:
+    """A supervisor sets when the decks in use must next be changed (``None``: now), saying why:
+    sooner than the 24 hours of 000 §3(c), or back up to them, never later."""
+    table = lock_table(table)
+    reason = check_text(reason, field="reason", limit=200)
+    if not reason:
+        raise ActionError("Say why the deck change is rescheduled.")
+    if table.rules.deck_change is DeckRule.EVERY_SHOE:
+        raise ActionError(
+            f"{table} takes new decks after every shoe: there is no time to set for the change."
+        )
+    schedule = DeckChange.objects.filter(table=table).first()
+    if schedule is None:
+        raise ActionError(
+            f"No decks have been opened at {table} yet: their change falls due 24 hours after."
+        )
+    now = timezone.now()
+    when = now if due_at is None else due_at
+    latest = schedule.changed_at + DECKS_LAST
+    zone = table.pit.casino.zone
+    if when > latest:
+        raise ActionError(
+            "The decks are changed at least once every 24 hours: these are due by "
+            f"{latest.astimezone(zone):%b %d, %H:%M %Z} at the latest."
+        )
+    if when < now - datetime.timedelta(minutes=1):
+        raise ActionError(
+            "That time has passed: give a later one, or none to call the decks due now."
+        )
+    before = schedule.due_at
+    schedule.due_at, schedule.every_shoe = when, False
+    schedule.save(update_fields=["due_at", "every_shoe"])
+    record(
+        table,
+        actor,
+        events.DeckScheduleSet(
+            every_shoe=False,
+            due_at=when.isoformat(),
+            before=before.isoformat() if before else None,
+            reason=reason,
+        ),
+    )
+    return schedule
 
 
 @action

@@ -19,18 +19,22 @@ from baccarat.profiles import (
 )
 from baccarat.seating import california_action_order, curator_offer_order
 from baccarat.wagertypes import WagerType
+from casino import access
 from casino.models import Pit
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
     ActionError,
+    NotAllowed,
     action,
     check_text,
     lock_table,
     plain_options,
     record,
+    supervisor_reason,
 )
 from tablegame.models import (
+    ProcedureNotice,
     ProgressiveMeter,
     Round,
     Seat,
@@ -187,6 +191,7 @@ def file_rules(
     filed = TableRules.objects.create(
         table=table, profile=profile, options=options, effective_at=when, filed_by=actor
     )
+    _give_notice(filed, current, new, actor=actor)
     record(
         table,
         actor,
@@ -202,18 +207,58 @@ LEAST_NOTICE_MINUTES = 30
 
 def _procedure_changes(old: RulesSubmission, new: RulesSubmission) -> list[str]:
     """What changes that surveillance must be told of in advance: the settlement or shuffle
-    procedure (002 (e)(2)(ii)B, (j)(3)(ii)) and the type or rate of commission (002 (c)(5))."""
+    procedure (002 (e)(2)(ii)B, (j)(3)(ii)), a shuffle machine taken into or out of use (a change
+    of the shuffle procedure, 004 §4(e)) and the type or rate of commission (002 (c)(5))."""
     return [
         what
         for what, before, after in (
             ("settlement procedure", old.settlement, new.settlement),
             ("shuffle procedure", old.shuffle, new.shuffle),
+            ("automatic shuffler", old.shuffler_decks is None, new.shuffler_decks is None),
             ("commission", old.commission, new.commission),
             ("commission rate", old.commission_rate, new.commission_rate),
             ("commission on ties", old.tie_commission_rate, new.tie_commission_rate),
         )
         if before != after
     ]
+
+
+def _procedure_of(rules: RulesSubmission) -> str:
+    """The procedures a notice names, as surveillance reads them."""
+    commission = rules.commission.value.replace("_", " ")
+    if rules.commission.value == "on_banker_win":
+        commission += f" {(rules.commission_rate * 100).normalize():f} %"
+    elif rules.commission.value == "on_tie":
+        commission += f" {(rules.tie_commission_rate * 100).normalize():f} %"
+    machine = (
+        f" and a shuffler of {rules.shuffler_decks[0]}-{rules.shuffler_decks[1]} decks"
+        if rules.shuffler_decks
+        else ""
+    )
+    return (
+        f"settlement {rules.settlement.value.replace('_', ' ')}; "
+        f"shuffle {rules.shuffle.value.replace('_', ' ')}{machine}; commission {commission}"
+    )
+
+
+def _give_notice(
+    filed: TableRules, old: RulesSubmission, new: RulesSubmission, *, actor: Actor
+) -> ProcedureNotice | None:
+    """The written notice to surveillance of a change of procedure the filing makes, for
+    surveillance to acknowledge (``tablegame.actions.notices``); None when it makes none."""
+    changes = _procedure_changes(old, new)
+    if not changes:
+        return None
+    return ProcedureNotice.objects.create(
+        rules=filed,
+        table_id=filed.table_id,
+        changes=" and ".join(changes),
+        before=_procedure_of(old),
+        after=_procedure_of(new),
+        effective_at=filed.effective_at,
+        filed_by=actor,
+        filed_at=filed.filed_at,
+    )
 
 
 def _check_notice(
@@ -300,15 +345,15 @@ def file_pit_procedure(
         except RulesError as error:
             raise ActionError(f"{table}: {error}") from None
         _check_notice(pit, before, after, now=now, when=effective_at)
-        filed.append(
-            TableRules.objects.create(
-                table=table,
-                profile=profile,
-                options=options,
-                effective_at=effective_at,
-                filed_by=actor,
-            )
+        filing = TableRules.objects.create(
+            table=table,
+            profile=profile,
+            options=options,
+            effective_at=effective_at,
+            filed_by=actor,
         )
+        _give_notice(filing, before, after, actor=actor)
+        filed.append(filing)
         record(
             table,
             actor,
@@ -430,7 +475,7 @@ def pass_shoe(table: Table, *, ordered: bool = False, reason: str = "", actor: A
     """The curator passes the shoe, by choice or on the order of the dealer or a floorperson
     (``reason``: why it was ordered, recorded)."""
     table = lock_table(table)
-    reason = check_text(reason, field="reason", limit=200) if ordered else ""
+    reason = supervisor_reason(actor, reason, "the curator must pass") if ordered else ""
     if table.curator_seat is None:
         raise ActionError("Nobody holds the shoe.")
     game = table.active_round()
@@ -444,15 +489,19 @@ def pass_shoe(table: Table, *, ordered: bool = False, reason: str = "", actor: A
 
 @action
 def take_player_dealer(
-    table: Table, *, seat: int, declined: Sequence[int] = (), actor: Actor
+    table: Table, *, seat: int, declined: Sequence[int] = (), reason: str = "", actor: Actor
 ) -> Table:
-    """California: a player takes the player-dealer position, offered clockwise (001)."""
+    """California: a player takes the player-dealer position, offered clockwise (001); or a
+    supervisor moves it to a seated player, saying why (``reason``, recorded)."""
     table = lock_table(table)
     if not table.rules.player_dealer:
         raise ActionError(f"{table} has no player-dealer position.")
     if table.active_round():
         raise ActionError("The player-dealer position changes only between rounds.")
     seats = table.occupied_seats()
+    reason = check_text(reason, field="reason", limit=200)
+    if reason:
+        return _move_player_dealer(table, seat=seat, seats=seats, reason=reason, actor=actor)
     last = table.player_dealer_seat or table.previous_player_dealer_seat
     if last is None:
         order = [seat] if seat in seats else []  # the first position is offered to anyone seated
@@ -464,4 +513,26 @@ def take_player_dealer(
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
     table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])
     record(table, actor, events.PlayerDealerTaken(seat=seat, declined=tuple(declined)))
+    return table
+
+
+def _move_player_dealer(
+    table: Table, *, seat: int, seats: list[int], reason: str, actor: Actor
+) -> Table:
+    """A supervisor moves the player-dealer position out of its turn (a player leaves the game,
+    a dispute), to a seated player."""
+    decision = access.decide(actor, "authority:move_player_dealer")
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
+    if seat not in seats:
+        raise ActionError(f"Nobody sits at seat {seat}: the position goes to a seated player.")
+    if seat == table.player_dealer_seat:
+        raise ActionError(f"Seat {seat} holds the player-dealer position already.")
+    if table.player_dealer_seat is not None:
+        table.previous_player_dealer_seat = table.player_dealer_seat
+    table.player_dealer_seat, table.player_dealer_hands = seat, 0
+    table.save(
+        update_fields=["player_dealer_seat", "player_dealer_hands", "previous_player_dealer_seat"]
+    )
+    record(table, actor, events.PlayerDealerTaken(seat=seat, declined=(), reason=reason))
     return table

@@ -8,8 +8,9 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 (inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
-stored with the key in a transaction of its own. A wager or a card is five statements of its own:
-the lock, the read, its write, the event, the command record (``tests/api/test_query_budgets``).
+stored with the key in a transaction of its own. A wager or a card is four statements of its own:
+the lock, the read, its write, and its event with the command record
+(``tests/api/test_query_budgets``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
-from casino import rows
 from casino.record import Head
 from casino.roles import Actor
 from tablegame import live
@@ -87,23 +87,18 @@ def run_command(
                 return _replay(CommandRecord.objects.get(pk=done_id), table_id, command)
             with actions_common.command(table, head) as done:
                 act(table, actor)
-            answer = command_answer(
-                table, done.events, game=done.game, shoe=done.shoe, cards=done.cards
-            )
-            text = json.dumps(answer)
-            _announce(table, answer, text)
-            if key:
-                try:
-                    rows.insert(
-                        CommandRecord(
-                            user=actor,
-                            key=key,
-                            table=table,
-                            command=command,
-                            status=200,
-                            response=text,
-                        )
+                answer = command_answer(
+                    table, done.events, game=done.game, shoe=done.shoe, cards=done.cards
+                )
+                text = json.dumps(answer)
+                _announce(table, answer, text)
+                record = None
+                if key:
+                    record = CommandRecord(
+                        user=actor, key=key, table=table, command=command, status=200, response=text
                     )
+                try:
+                    done.write(then=record)  # the events and the record, one statement
                 except IntegrityError:
                     # Race: the same key at the same moment for another table (whose row lock
                     # is not ours). The transaction is rolled back whole on the way out.

@@ -8,11 +8,13 @@ allowed is the action's decision; here only malformed input is refused (400). Mo
 
 from __future__ import annotations
 
+import threading
 from decimal import Decimal
 from typing import Any
 
 from django_stubs_ext import StrOrPromise
 from rest_framework import serializers
+from rest_framework.utils.serializer_helpers import BindingDict
 
 from baccarat.cards import Card, CardError
 from baccarat.irregularities import IrregularityKind
@@ -93,10 +95,34 @@ def plain_json(value: object) -> object:
 
 
 # A request body: only validated into an action's keyword arguments, never read from an object
-# (hence no instance type). A comment, not a docstring: each input would inherit it as its
-# description in the schema.
+# (hence no instance type). Its fields are made once per class and thread, and bound to each new
+# input (DRF deep-copies the declared fields for every instance: on every tap, more than the
+# validation itself costs). A thread validates one body at a time, so its fields are never shared
+# by two inputs at once; nothing a field keeps changes as it validates. Comments, not a
+# docstring: each input would inherit it as its description in the schema.
 class Input(serializers.Serializer[None]):
-    pass
+    @property
+    def fields(self) -> BindingDict:
+        bound: BindingDict | None = self.__dict__.get("_bound_fields")
+        if bound is None:
+            made = getattr(_fields_made, "by_class", None)
+            if made is None:
+                made = _fields_made.by_class = {}
+            bound = self.__dict__["_bound_fields"] = BindingDict(self)
+            found = made.get(type(self))
+            if found is None:
+                for name, field in self.get_fields().items():
+                    bound[name] = field  # binds it: its name, label and source, once
+                made[type(self)] = dict(bound.fields)
+            else:
+                for name, field in found.items():
+                    field.parent = self  # the rest of its binding stays as it was
+                    bound.fields[name] = field
+        return bound
+
+
+#: The fields made for each input class, by thread (``Input.fields``).
+_fields_made = threading.local()
 
 
 class NoInput(Input):
@@ -213,6 +239,13 @@ class RespreadInput(Input):
     face_up = serializers.BooleanField(
         required=False, default=False, help_text="A player asked for the cards face up."
     )
+    reason = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Why a supervisor orders it, recorded (required of a supervisor).",
+    )
 
 
 class RelinquishInput(Input):
@@ -222,6 +255,13 @@ class RelinquishInput(Input):
 class PlayerDealerInput(Input):
     seat = serializers.IntegerField(min_value=1)
     declined = seats("Seats offered the position before, which declined.")
+    reason = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A supervisor moves the position out of turn: why, recorded.",
+    )
 
 
 class WagerInput(Input):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from django.urls import path
+from django.urls import include, path
 
 from tablegame import actions as a
 from tablegame.api import serializers as s
@@ -66,9 +66,14 @@ COMMANDS = [
 
 urlpatterns = [
     path("tables/", TableList.as_view(), name="tables"),
-    path("tables/<int:table_id>/", TableDetail.as_view(), name="table"),
-    *(
-        path(f"tables/<int:table_id>/{route}", view, name=action_name(view))
-        for route, view in COMMANDS
+    # One table's URLs under one prefix: a tap's path is matched against its table's routes only.
+    path(
+        "tables/<int:table_id>/",
+        include(
+            [
+                path("", TableDetail.as_view(), name="table"),
+                *(path(route, view, name=action_name(view)) for route, view in COMMANDS),
+            ]
+        ),
     ),
 ]

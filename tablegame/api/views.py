@@ -15,6 +15,7 @@ from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -29,6 +30,8 @@ from tablegame.snapshots import table_state_text
 
 if TYPE_CHECKING:
     from rest_framework.views import AsView, GenericView
+
+_JSON = JSONRenderer()
 
 
 @extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **READ_ERRORS})
@@ -61,10 +64,18 @@ class TableCommand(APIView):
     table_action: ClassVar[Callable[..., object]]
     access: ClassVar[str]
     permission_classes = (Policy,)
+    renderer_classes = (JSONRenderer,)
     serializer_class: ClassVar[type[inputs.Input]] = inputs.NoInput
     key_required: ClassVar[bool] = False
     parser_classes = (DecimalJSONParser,)
     schema = CommandSchema()
+
+    def perform_content_negotiation(
+        self, request: Request, force: bool = False
+    ) -> tuple[BaseRenderer, str]:
+        """JSON, whatever the request accepts: a command answers nothing else (and a tap need
+        not pay for reading its ``Accept`` header)."""
+        return _JSON, _JSON.media_type
 
     def get_serializer(self, *args: Any, **kwargs: Any) -> inputs.Input:
         """The command's input (drf-spectacular reads it too, as of a generic view)."""

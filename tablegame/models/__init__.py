@@ -2,6 +2,7 @@
 
 from tablegame.models.dealers import DealerAssignment
 from tablegame.models.forms import VigorishForm, VigorishFormSeries
+from tablegame.models.notices import ProcedureNotice
 from tablegame.models.progressives import (
     MustHitLink,
     MustHitProgressive,
@@ -11,6 +12,7 @@ from tablegame.models.progressives import (
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
+from tablegame.models.tallies import RoundTally, WagerTally
 from tablegame.models.tokens import ApiToken
 from tablegame.models.vigorish import (
     CommandRecord,
@@ -29,9 +31,11 @@ __all__ = [
     "MustHitLink",
     "MustHitProgressive",
     "MustHitWin",
+    "ProcedureNotice",
     "ProgressiveEntry",
     "ProgressiveMeter",
     "Round",
+    "RoundTally",
     "Seat",
     "SettlementStep",
     "Shoe",
@@ -43,5 +47,6 @@ __all__ = [
     "VigorishFormSeries",
     "VigorishMarker",
     "Wager",
+    "WagerTally",
     "profile_choices",
 ]

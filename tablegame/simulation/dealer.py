@@ -40,7 +40,6 @@ from baccarat.wagertypes import WagerType
 from tablegame.models.tables import default_limits
 from tablegame.simulation.floor import ShoeSituation, SimTable, Situation
 
-DEALER = "sim-dealer"
 FLOOR = "sim-floor"
 
 #: A round's length at real pace: 200 rounds an hour, the dealer's pauses included.
@@ -215,7 +214,7 @@ class Dealer:
     # -- commands -------------------------------------------------------------------------
 
     async def command(
-        self, route: str, body: dict[str, Any] | None = None, *, user: str = DEALER
+        self, route: str, body: dict[str, Any] | None = None, *, user: str = ""
     ) -> None:
         """Send one command until it is answered (one key for every try); refuse to go on
         unless it was done."""
@@ -223,7 +222,9 @@ class Dealer:
         sent = time.monotonic()
         answer = Answer(0)
         for attempt in range(1, TRIES + 1):
-            answer = await self.http.post(self.path + route, body or {}, user=user, key=key)
+            answer = await self.http.post(
+                self.path + route, body or {}, user=user or self.table.dealer, key=key
+            )
             if (answer.status and answer.status < 500) or attempt == TRIES:
                 break
             await asyncio.sleep(0.5 * attempt)
@@ -243,7 +244,7 @@ class Dealer:
 
     async def learn(self) -> None:
         """The table's wagers and limits, from the one read of the table's state."""
-        status, state = await self.http.get(self.path, user=DEALER)
+        status, state = await self.http.get(self.path, user=self.table.dealer)
         if status != 200 or not isinstance(state, dict):
             raise Diverged(f"GET {self.path} answered {status}")
         rules, limits = state.get("rules"), state.get("limits")

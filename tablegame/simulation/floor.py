@@ -16,24 +16,28 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, User
+from django.contrib.sessions.backends.base import VALID_KEY_CHARS
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.crypto import get_random_string
 
 from baccarat.profiles import PROFILES, TableType
 from casino import roles
 from casino.models import Casino, Event, Pit
-from tablegame.api.tokens import issue_api_token
-from tablegame.models import Round, Shoe, Table, VigorishMarker
+from tablegame.api.tokens import issue_api_token, issue_api_tokens
+from tablegame.models import DealerAssignment, Round, Shoe, Table, VigorishMarker
 
 T = TypeVar("T")
 
 SIM_CASINO = "Simulated Floor"
 
-#: The simulation's staff: username -> role. They have no password: the bots use API tokens and
-#: session keys made here, never the login page.
+#: The simulation's staff: username -> role, and a dealer per table (``dealer_name``), assigned
+#: to it. They have no password: the bots use API tokens and session keys made here, never the
+#: login page.
 SIM_STAFF: dict[str, str] = {
-    "sim-dealer": roles.DEALER,
     "sim-floor": roles.FLOORPERSON,
     "sim-surveillance": roles.SURVEILLANCE,
 }
@@ -49,6 +53,8 @@ class SimTable:
     chain_id: int
     profile: str
     seat_count: int
+    dealer: str
+    """The username of the table's dealer, assigned to it (``dealer_name``)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,11 @@ FLOOR_ORDER = (
 )
 
 
+def dealer_name(table: str) -> str:
+    """The simulated dealer of a table: ``sim-dealer-mb-0001`` deals ``MB-0001``."""
+    return f"sim-dealer-{table.lower()}"
+
+
 def profile_of(index: int) -> str:
     """Every bundled profile in turn, so any run of a few tables deals several kinds of game."""
     names = [n for n in FLOOR_ORDER if n in PROFILES]
@@ -132,12 +143,13 @@ def prepare_floor(count: int, *, tables_per_pit: int) -> Floor:
                 chain_id=table.chain_id,
                 profile=table.profile,
                 seat_count=table.seat_count,
+                dealer=dealer_name(table.name),
             )
         )
-    return Floor(tables=tuple(tables), pits=tuple(p.pk for p in pits), staff=_staff())
+    return Floor(tables=tuple(tables), pits=tuple(p.pk for p in pits), staff=_staff(tables))
 
 
-def _staff() -> Staff:
+def _staff(tables: list[SimTable]) -> Staff:
     tokens: dict[str, str] = {}
     sessions: dict[str, str] = {}
     for username, role in SIM_STAFF.items():
@@ -149,16 +161,81 @@ def _staff() -> Staff:
         user.groups.add(group)
         tokens[username] = issue_api_token(user, days=1, label="simulate")[1]
         sessions[username] = _session_for(user)
+    dealers = _assign_dealers(tables, floor=User.objects.get(username="sim-floor"))
+    keys = issue_api_tokens(dealers, days=1, label="simulate")
+    tokens.update((dealer.username, keys[dealer.pk]) for dealer in dealers)
+    sessions.update(_sessions_for(dealers))
     return Staff(tokens=tokens, sessions=sessions)
+
+
+def _assign_dealers(tables: list[SimTable], *, floor: User) -> list[User]:
+    """A dealer per table, assigned to it by the simulated floorperson, as a floor starts its
+    day: made and assigned in bulk, a few statements for hundreds of tables (the assignment
+    rows only: the floor's ``assign_dealer``, one locked command per table, writes the
+    ``dealer_assigned`` event too; a simulated floor does without it)."""
+    names = {t.id: t.dealer for t in tables}
+    found = set(User.objects.filter(username__in=names.values()).values_list("username", flat=True))
+    unusable = make_password(None)
+    User.objects.bulk_create(
+        [User(username=n, password=unusable) for n in names.values() if n not in found]
+    )
+    users = {u.username: u for u in User.objects.filter(username__in=names.values())}
+    group, _ = Group.objects.get_or_create(name=roles.DEALER)
+    member = User.groups.through
+    member.objects.bulk_create(
+        [member(user_id=u.pk, group_id=group.pk) for u in users.values()], ignore_conflicts=True
+    )
+    wanted = {(table_id, users[name].pk) for table_id, name in names.items()}
+    current = DealerAssignment.objects.current().filter(
+        Q(table_id__in=names) | Q(dealer__in=users.values())
+    )
+    kept = {(a.table_id, a.dealer_id): a.pk for a in current}
+    stray = [pk for pair, pk in kept.items() if pair not in wanted]
+    DealerAssignment.objects.filter(pk__in=stray).update(
+        relieved_at=timezone.now(), relieved_by=floor
+    )
+    DealerAssignment.objects.bulk_create(
+        [
+            DealerAssignment(table_id=table_id, dealer_id=dealer_id, assigned_by=floor)
+            for table_id, dealer_id in sorted(wanted - set(kept))
+        ]
+    )
+    return [users[names[t.id]] for t in tables]
+
+
+def _sessions_for(users: list[User]) -> dict[str, str]:
+    """Logged-in sessions for ``users`` by username, as :func:`_session_for` makes them; with
+    the database's session store, in one INSERT."""
+    if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
+        return {user.username: _session_for(user) for user in users}
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    model = store_class.get_model_class()
+    expires = timezone.now() + datetime.timedelta(seconds=settings.SESSION_COOKIE_AGE)
+    made = {
+        user.username: model(
+            session_key=get_random_string(32, VALID_KEY_CHARS),
+            session_data=store_class().encode(_logged_in(user)),
+            expire_date=expires,
+        )
+        for user in users
+    }
+    model.objects.bulk_create(made.values())
+    return {username: row.session_key for username, row in made.items()}
+
+
+def _logged_in(user: User) -> dict[str, str]:
+    return {
+        SESSION_KEY: str(user.pk),
+        BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[0],
+        HASH_SESSION_KEY: user.get_session_auth_hash(),
+    }
 
 
 def _session_for(user: User) -> str:
     """A logged-in session for ``user``, as the login page would make it (for the sockets)."""
     engine = import_module(settings.SESSION_ENGINE)
     store = engine.SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.update(_logged_in(user))
     store.save()
     key: str = store.session_key
     return key

@@ -33,7 +33,6 @@ from django.utils import timezone
 
 from tablegame.simulation import floor as floor_db
 from tablegame.simulation.dealer import (
-    DEALER,
     FLOOR,
     ROUNDS_PER_HOUR,
     CommandLog,
@@ -262,7 +261,7 @@ def _screens(floor: floor_db.Floor) -> list[Screen]:
     everything = frozenset(t.id for t in floor.tables)
     screens: list[Screen] = []
     for t in floor.tables:
-        for kind, user in (("tablet", DEALER), ("display", FLOOR)):
+        for kind, user in (("tablet", t.dealer), ("display", FLOOR)):
             screens.append(Screen(kind, f"ws/tables/{t.id}/", user, frozenset({t.id})))
     for pit in floor.pits:
         tables = frozenset(t.id for t in floor.tables if t.pit_id == pit)

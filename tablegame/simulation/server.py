@@ -109,7 +109,7 @@ def production_env(
 
 SERVERS = ("gunicorn+uvicorn", "uvicorn", "daphne")
 #: Threads of each gunicorn process (``gunicorn+uvicorn``), as docker-compose.yml runs it.
-GUNICORN_THREADS = 4
+GUNICORN_THREADS = int(os.environ.get("GUNICORN_THREADS", "4"))
 
 
 def start_server(

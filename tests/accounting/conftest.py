@@ -64,9 +64,10 @@ def played_day(staff: dict[str, User]) -> PlayedDay:
 def play_the_day(staff: dict[str, User]) -> PlayedDay:
     """The day of the module docstring, through the actions and services."""
     dealer, floor, acct = staff["dealer"], staff["floor"], staff["accounting"]
+    s42_dealer = staff["dealer3"]  # the demo's dealer at MB-3 (s42-mini): one table each
     mb = ready_table("ma-mini", dealer, floor)
     s42 = ready_table(
-        "s42-mini", dealer, floor, seats=(1, 3), options={"vigorish_collection": "deferred"}
+        "s42-mini", s42_dealer, floor, seats=(1, 3), options={"vigorish_collection": "deferred"}
     )
     casino = mb.pit.casino
     day = casino.gaming_day(timezone.now())
@@ -84,10 +85,10 @@ def play_the_day(staff: dict[str, User]) -> PlayedDay:
     actions.deal_card(mb, card="5D", actor=dealer)
     actions.void_round(mb, reason="Card dropped on the floor", actor=floor)
 
-    play(s42, dealer, [(1, "banker", "200")], BANKER_WINS)
+    play(s42, s42_dealer, [(1, "banker", "200")], BANKER_WINS)
     marker = VigorishMarker.objects.get(table=s42)
-    actions.collect_marker(s42, marker_id=marker.pk, actor=dealer)
-    play(s42, dealer, [(3, "player", "40")], BANKER_WINS)
+    actions.collect_marker(s42, marker_id=marker.pk, actor=s42_dealer)
+    play(s42, s42_dealer, [(3, "player", "40")], BANKER_WINS)
 
     slip = {"carried_by": staff["pitboss"], "received_by": dealer, "actor": floor}
     services.issue_slip(mb, kind="fill", chips=chips(d100=20), **slip)

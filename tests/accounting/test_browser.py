@@ -51,6 +51,14 @@ def test_the_accountant_reads_the_day_and_counts_a_box(committed_day, live_serve
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "accounting-day.png"), full_page=False)
     page.screenshot(path=str(SHOTS / "accounting-day-full.png"), full_page=True)
+    override = page.locator("#review li", has_text="override — Rules filed")
+    assert "(by floor)" in override.inner_text()
+    override.locator("a", has_text="review").click()  # accounting reads the review it links to
+    page.wait_for_selector("text=The record, event by event")
+    assert "The record, event by event" in page.inner_text("main")
+    page.screenshot(path=str(SHOTS / "accounting-review.png"), full_page=False)
+    page.go_back()
+    page.wait_for_selector("#totals")
 
     page.click("text=Drop count")
     page.select_option("select[name=table]", label="Pit 1 · BB-1")

@@ -50,7 +50,7 @@ def test_house_money_let_ride_on_a_losing_wager_is_collected_with_it(staff):
 
 
 def test_a_california_table_wins_only_its_collection_fees(staff):
-    dealer = staff["dealer"]
+    dealer = staff["dealer7"]  # the demo's dealer at MB-7
     table = Table.objects.get(profile="ca-commission-free")
     actions.open_table(table, actor=dealer)
     for seat in (1, 4):

@@ -14,7 +14,7 @@ from casino.models import Event, Pit
 from pit.alerts import acknowledge_alert, watch
 from pit.models import Alert
 from tablegame import actions
-from tablegame.actions.dealers import assign_dealer
+from tablegame.actions.dealers import assign_dealer, relieve_dealer
 from tablegame.actions.progressives import configure_must_hit
 from tablegame.models import MustHitProgressive, TableRules
 from tests.tablegame.conftest import dealer, floor, play, ready_table, staff, table_for
@@ -30,6 +30,7 @@ def test_an_open_table_without_a_dealer_raises_one_alert_until_a_dealer_is_assig
     db, dealer, floor
 ):
     table = ready_table("ma-mini", dealer, floor)
+    relieve_dealer(table, actor=floor)  # a break, and nobody deals MB-1
     assert ("no_dealer", "MB-1") in kinds(watch())
     assert watch() == []  # raised once
     alert = Alert.objects.get(kind="no_dealer")
@@ -75,7 +76,7 @@ def test_a_must_hit_meter_near_its_maximum_is_an_alert(db, dealer, floor):
 
 
 def test_only_a_supervisor_acknowledges_and_the_record_keeps_who_and_when(db, dealer, floor, staff):
-    ready_table("ma-mini", dealer, floor)
+    relieve_dealer(ready_table("ma-mini", dealer, floor), actor=floor)  # MB-1 with no dealer
     (alert,) = watch()
     with pytest.raises(actions.ActionError, match="floorperson or pit boss"):
         acknowledge_alert(alert, actor=staff["clerk"])
@@ -89,7 +90,7 @@ def test_only_a_supervisor_acknowledges_and_the_record_keeps_who_and_when(db, de
 
 
 def test_the_console_panel_lists_open_alerts_and_acknowledges_them(db, dealer, floor, staff):
-    ready_table("ma-mini", dealer, floor)
+    relieve_dealer(ready_table("ma-mini", dealer, floor), actor=floor)  # MB-1 with no dealer
     (alert,) = watch()
     client = Client()
     client.force_login(floor)
@@ -117,7 +118,7 @@ def test_without_celery_beat_the_demo_panel_runs_the_watch_itself(
 
     settings.CELERY_TASK_ALWAYS_EAGER = True  # the embedded demo: no broker, no beat
     monkeypatch.setattr(alerts_views, "_last_watch", 0.0)
-    ready_table("ma-mini", dealer, floor)
+    relieve_dealer(ready_table("ma-mini", dealer, floor), actor=floor)  # MB-1 with no dealer
     client = Client()
     client.force_login(floor)
     assert "MB-1 is open with no dealer assigned." in client.get("/alerts/").content.decode()

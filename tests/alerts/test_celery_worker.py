@@ -23,6 +23,7 @@ from django.db import connection
 
 from pit.models import Alert
 from pit.tasks import watch_tables
+from tablegame.actions.dealers import relieve_dealer
 from tablegame.broadcast import pit_group
 from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import ready_table
@@ -73,7 +74,8 @@ def worker(floor_staff, redis_url: str) -> Iterator[str]:
 
 def test_a_real_worker_raises_the_alert_and_the_pit_hears_it_through_redis(worker, floor_staff):
     dealer, floor = floor_staff["dealer"], floor_staff["floor"]
-    table = ready_table("ma-mini", dealer, floor)  # open, and no dealer assigned
+    table = ready_table("ma-mini", dealer, floor)
+    relieve_dealer(table, actor=floor)  # open, and no dealer assigned
 
     async def run_and_hear() -> tuple[list[int], dict[str, Any]]:
         """Listen on the pit's group as a console's socket does, then run the task."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tablegame.models import Table, TableRules, VigorishMarker
 from tests.api.conftest import Tablet, ready_table, table_for
+from tests.tablegame.conftest import deal_at
 
 
 def steps(state: dict) -> list[tuple[str, int, str | None, str]]:
@@ -148,8 +149,8 @@ def test_the_big_table_shoe_is_passed_and_offered_in_order(tablet, dealer, floor
     assert state["table"]["curator_seat"] == 10
 
 
-def test_the_california_player_dealer_takes_the_position_and_sets_a_bank(tablet, seeded):
-    table = table_for("ca-commission-free")
+def test_the_california_player_dealer_takes_the_position_and_sets_a_bank(tablet, dealer, floor):
+    table = deal_at(table_for("ca-commission-free"), dealer, floor)
     tablet.do(table, "open/")
     for seat in (1, 2, 4):
         tablet.do(table, f"seats/{seat}/sit/", {"player": f"P{seat}"})

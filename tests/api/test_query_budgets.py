@@ -2,11 +2,11 @@
 type, so that a change that adds queries to the live path fails here.
 
 Two counts per command. The command's own: from the table's lock to the last write before
-COMMIT (``tablegame.live``: the lock, one read of the table's state in play, the writes, the
-command record). And the whole request: besides, the session, the user and their role (3) and
-the command record's savepoint inside the test's own transaction (2; BEGIN and COMMIT in
-production, which Django does not count). A token costs one query instead of three
-(``test_a_token_command_reads_its_token_user_and_role_in_one_query``).
+COMMIT (``tablegame.live``: the lock, one read of the table's state in play, the writes, then
+the events with the command record in one statement). And the whole request: besides, the
+session, the user and their role (3) and the command record's savepoint inside the test's own
+transaction (2; BEGIN and COMMIT in production, which Django does not count). A token costs
+one query instead of three (``test_a_token_command_reads_its_token_user_and_role_in_one_query``).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from tests.api.conftest import Tablet
 
 #: The most queries of the command itself (issue 10: at most 6 for a card or a wager).
 COMMAND_BUDGETS = {
-    "round/open/": 8,
-    "round/wagers/": 5,
-    "round/no-more-bets/": 5,
-    "round/cards/": 5,
-    "round/cards/ (the coup completes)": 6,
-    "round/settle/": 11,
+    "round/open/": 4,
+    "round/wagers/": 4,
+    "round/no-more-bets/": 4,
+    "round/cards/": 4,
+    "round/cards/ (the coup completes)": 5,
+    "round/settle/": 8,  # the day's tallies: one statement (tablegame.tallies)
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
 AUTH, SAVEPOINTS = 3, 2

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from casino.models import Event
 from tablegame import actions
+from tablegame.actions.dealers import relieve_dealer
 from tablegame.models import Table
 from tests.api.conftest import Tablet, table_for
 
@@ -119,3 +120,26 @@ def test_a_wrong_token_is_refused_with_401(seeded):
     response = client.get("/api/tables/")
     assert response.status_code == 401
     assert response.json() == {"error": "Invalid token."}
+
+
+def test_a_dealer_at_a_table_not_theirs_is_refused_with_403_and_told_where_they_deal(
+    tablet, tablet_for, mini, floor
+):
+    other = table_for("s42-mini")  # MB-3: the demo's dealer3 deals it
+    status, error = refused(tablet, other, "open/")
+    assert (status, error) == (
+        403,
+        "You are assigned to MB-1: a dealer acts only at their own table.",
+    )
+    relieve_dealer(other, actor=floor)  # dealer3 is on a break: assigned nowhere
+    status, error = refused(tablet_for("dealer3"), mini, "round/open/")
+    assert (status, error) == (
+        403,
+        "dealer deals this table: ask the floor to assign you here first.",
+    )
+    status, error = refused(tablet_for("dealer3"), other, "open/")
+    assert (status, error) == (
+        403,
+        "The floor has not assigned you to this table: ask a floorperson.",
+    )
+    tablet.do(mini, "round/open/")  # at their own table, the dealer deals

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -64,6 +66,26 @@ def browser() -> Iterator[object]:
     handle = Browser()
     yield handle
     handle.stop()
+
+
+def off_the_loop(call: Callable[[], Any]) -> None:
+    """Run ``call`` (database work) in a thread of its own: once the browser has started,
+    Playwright's event loop holds the test's thread, where Django refuses queries."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            call()
+        except BaseException as error:  # raised again below, in the test
+            failed.append(error)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
 
 
 def log_in(browser: object, live_server: object, username: str) -> object:

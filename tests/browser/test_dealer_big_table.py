@@ -8,7 +8,7 @@ from tablegame import actions
 from tablegame.models import Round, Table
 from tests.browser.conftest import log_in, shot
 from tests.browser.dealer_screen import deal, screen_faults
-from tests.tablegame.conftest import _cut_order, shuffle_steps
+from tests.tablegame.conftest import _cut_order, deal_at, shuffle_steps
 
 ROYAL9 = PROFILES["ma-big"].royal9
 assert ROYAL9 is not None
@@ -23,7 +23,7 @@ def face(card) -> str:
 
 def shoe_in_play_without_curator(dealer, floor) -> Table:
     """BB-1 open, seats 1, 2 and 5 taken, a shoe in play, and nobody offered the shoe yet."""
-    table = Table.objects.get(profile="ma-big")
+    table = deal_at(Table.objects.get(profile="ma-big"), dealer, floor)
     actions.open_table(table, actor=dealer)
     for seat in (1, 2, 5):
         actions.seat_player(table, seat=seat, player=f"Player {seat}", actor=dealer)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from baccarat.profiles import PROFILES
 from tablegame import actions
-from tests.browser.conftest import log_in, shot
+from tests.browser.conftest import log_in, off_the_loop, shot
 from tests.browser.dealer_screen import deal
-from tests.tablegame.conftest import ready_table
+from tests.tablegame.conftest import deal_at, ready_table
 
 SEATS = {9: (1, 2, 5, 7), 14: (1, 2, 5, 9, 14)}
 # Player 2, 3: 5, draws the King (0) and stays on 5; the Banker's King, 3 draws against a
@@ -57,6 +57,7 @@ def test_on_every_table_both_hands_draw_and_a_tie_pushes(floor_staff, live_serve
     page = log_in(browser.start(), live_server, "dealer")
     page.set_viewport_size({"width": 1024, "height": 768})
     for name, table in tables.items():
+        off_the_loop(lambda t=table: deal_at(t, dealer, floor))  # the floor moves the dealer
         page.goto(f"{live_server.url}/dealer/{table.pk}/")
         open_with_wagers(page, name)
         deal(page, BOTH_DRAW[:4])

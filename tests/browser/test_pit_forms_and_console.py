@@ -117,7 +117,7 @@ def test_a_commission_change_is_refused_without_notice_on_the_rules_page(
     floor_staff, live_server, browser
 ):
     table = table_for("s42-mini-4")
-    actions.open_table(table, actor=floor_staff["dealer"])
+    actions.open_table(table, actor=floor_staff["dealer4"])  # the demo's dealer at MB-4
     page = log_in(browser.start(), live_server, "pitboss")
     page.set_viewport_size(SMALL)
     page.goto(f"{live_server.url}/floor/tables/{table.pk}/rules/")

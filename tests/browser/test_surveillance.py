@@ -23,34 +23,35 @@ def words(locator) -> str:
 
 
 def floor_in_play(staff) -> dict[str, object]:
-    """Three tables at work: one taking wagers, one dealing with an irregularity, one settled."""
-    dealer, floor = staff["dealer"], staff["floor"]
+    """Three tables at work, each by the demo's dealer there: one taking wagers, one dealing with
+    an irregularity, one settled."""
+    dealer, dealer3, dealer4, floor = (staff[n] for n in ("dealer", "dealer3", "dealer4", "floor"))
     betting = ready_table("ma-mini", dealer, floor)
     play(betting, dealer, [(1, "banker", "100"), (5, "player", "40")], BANKER_NATURAL)
     actions.open_round(betting, actor=dealer)
     actions.place_wager(betting, seat=2, wager="player", amount="75", actor=dealer)
 
-    dealing = ready_table("s42-mini", dealer, floor)
-    play(dealing, dealer, [(1, "player", "200")], ["9H", "2C", "TD", "5S"])
-    actions.open_round(dealing, actor=dealer)
-    actions.place_wager(dealing, seat=2, wager="banker", amount="300", actor=dealer)
-    actions.no_more_bets(dealing, actor=dealer)
-    actions.deal_card(dealing, card="6D", actor=dealer)
-    actions.deal_card(dealing, card="7C", actor=dealer)
-    actions.report_irregularity(dealing, kind="card_face_up", card="3H", actor=dealer)
+    dealing = ready_table("s42-mini", dealer3, floor)
+    play(dealing, dealer3, [(1, "player", "200")], ["9H", "2C", "TD", "5S"])
+    actions.open_round(dealing, actor=dealer3)
+    actions.place_wager(dealing, seat=2, wager="banker", amount="300", actor=dealer3)
+    actions.no_more_bets(dealing, actor=dealer3)
+    actions.deal_card(dealing, card="6D", actor=dealer3)
+    actions.deal_card(dealing, card="7C", actor=dealer3)
+    actions.report_irregularity(dealing, kind="card_face_up", card="3H", actor=dealer3)
 
-    settled = ready_table("s42-mini-4", dealer, floor)
-    actions.open_round(settled, actor=dealer)
-    actions.place_wager(settled, seat=1, wager="banker", amount="500", actor=dealer)
-    actions.place_wager(settled, seat=2, wager="player", amount="100", actor=dealer)
-    actions.place_wager(settled, seat=5, wager="tie", amount="20", actor=dealer)
-    actions.no_more_bets(settled, actor=dealer)
-    actions.deal_card(settled, card="2H", actor=dealer)
-    actions.deal_card(settled, card="3D", actor=dealer)
-    actions.report_irregularity(settled, kind="card_face_up", card="AS", actor=dealer)
+    settled = ready_table("s42-mini-4", dealer4, floor)
+    actions.open_round(settled, actor=dealer4)
+    actions.place_wager(settled, seat=1, wager="banker", amount="500", actor=dealer4)
+    actions.place_wager(settled, seat=2, wager="player", amount="100", actor=dealer4)
+    actions.place_wager(settled, seat=5, wager="tie", amount="20", actor=dealer4)
+    actions.no_more_bets(settled, actor=dealer4)
+    actions.deal_card(settled, card="2H", actor=dealer4)
+    actions.deal_card(settled, card="3D", actor=dealer4)
+    actions.report_irregularity(settled, kind="card_face_up", card="AS", actor=dealer4)
     for card in ["2C", "TS", "5S", "QH"]:
-        actions.deal_card(settled, card=card, actor=dealer)
-    reviewed = actions.settle_round(settled, actor=dealer)
+        actions.deal_card(settled, card=card, actor=dealer4)
+    reviewed = actions.settle_round(settled, actor=dealer4)
     return {"betting": betting, "dealing": dealing, "reviewed": reviewed}
 
 

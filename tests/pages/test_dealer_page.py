@@ -11,6 +11,7 @@ from django.test import Client
 from baccarat.irregularities import IrregularityKind
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
+from tablegame.dealers import dealer_of
 from tests.tablegame.conftest import table_for
 
 
@@ -22,8 +23,8 @@ def embedded_labels(page: str) -> Any:
 
 
 def test_the_tablet_page_embeds_the_engines_labels(client: Client, seeded: str) -> None:
-    client.login(username="dealer", password="baccarat")
     table = table_for("ma-big-ez")
+    client.login(username=dealer_of(table), password="baccarat")  # the demo's dealer there
     page = client.get(f"/dealer/{table.pk}/").content.decode()
     labels = embedded_labels(page)
     assert labels["wagers"] == {t.value: t.label for t in WagerType}
@@ -51,3 +52,18 @@ def test_the_table_state_lists_the_offered_wagers_in_the_order_of_the_layout(
         "house_money",
         "royal9",
     ]
+
+
+def test_a_dealer_opening_another_tables_tablet_is_told_why_and_sent_to_their_own(
+    client: Client, seeded: str
+) -> None:
+    client.login(username="dealer", password="baccarat")  # the demo's dealer, at MB-1
+    mine, other = table_for("ma-mini"), table_for("ma-big-ez")
+    answer = client.get(f"/dealer/{other.pk}/")
+    page = answer.content.decode()
+    assert answer.status_code == 403
+    assert f"You cannot deal {other.name}" in page
+    assert "You are assigned to MB-1: a dealer acts only at their own table." in page
+    assert f'href="/dealer/{mine.pk}/"' in page
+    assert "js/dealer.js" not in page  # no tablet, no buttons that would be refused
+    assert client.get(f"/dealer/{mine.pk}/").status_code == 200

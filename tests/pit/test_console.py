@@ -12,7 +12,7 @@ from django.utils import timezone
 from casino.models import Event, Pit
 from tablegame import actions
 from tablegame.models import Table
-from tests.tablegame.conftest import ready_table, table_for
+from tests.tablegame.conftest import deal_at, ready_table, table_for
 
 
 def screen(username: str) -> Client:
@@ -55,12 +55,13 @@ def test_the_clerk_sees_no_supervisor_actions(db, dealer, floor):
 
 
 def test_a_table_rules_page_lists_every_option_and_files_a_change_with_notice(db, dealer, floor):
-    table = table_for("s42-mini-4")
+    table = deal_at(table_for("s42-mini-4"), dealer, floor)
     actions.open_table(table, actor=dealer)
     client = screen("floor")
     page = client.get(f"/floor/tables/{table.pk}/rules/").content.decode()
-    for option in ("commission rate", "tie odds", "decks", "vigorish collection", "settlement"):
+    for option in ("commission rate", "tie odds", "vigorish collection", "settlement"):
         assert f"<td>{option}</td>" in page
+    assert "<td>decks in a manual shoe<br>" in page and "no maximum" in page
     url = f"/floor/tables/{table.pk}/rules/file/"
     status, answer = post(client, url, {"options": {"commission_rate": "0.05"}})
     assert status == 409 and "30 minutes before the commission rate change" in answer["error"]

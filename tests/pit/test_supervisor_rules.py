@@ -14,7 +14,7 @@ from tablegame import actions
 from tablegame.actions import ActionError
 from tablegame.actions.tables import file_pit_procedure
 from tablegame.models import Round, Table
-from tests.tablegame.conftest import ready_table, shuffle_steps, table_for
+from tests.tablegame.conftest import deal_at, ready_table, shuffle_steps, table_for
 
 
 def dealing_round(table, dealer, cards):
@@ -96,7 +96,7 @@ def test_an_ordered_pass_of_the_shoe_and_a_new_limit_keep_their_reasons(db, deal
 def test_a_commission_change_on_an_open_table_waits_for_surveillance_notice(
     db, dealer, floor, profile, options, what
 ):
-    table = table_for(profile)
+    table = deal_at(table_for(profile), dealer, floor)
     actions.open_table(table, actor=dealer)
     before = table.rules
     with pytest.raises(ActionError, match=f"30 minutes before the {what} change"):
@@ -115,7 +115,7 @@ def test_a_commission_change_on_an_open_table_waits_for_surveillance_notice(
 
 
 def test_a_submission_may_not_shorten_the_notice_below_thirty_minutes(db, dealer, floor):
-    table = table_for("s42-mini")
+    table = deal_at(table_for("s42-mini"), dealer, floor)
     actions.open_table(table, actor=dealer)
     soon = timezone.now() + datetime.timedelta(minutes=5)
     with pytest.raises(ActionError, match="30 minutes"):
@@ -131,7 +131,7 @@ def test_a_submission_may_not_shorten_the_notice_below_thirty_minutes(db, dealer
 def test_the_pits_settlement_procedure_changes_for_every_table_at_once(db, dealer, floor):
     pit = Pit.objects.get()
     for table in Table.objects.filter(profile__startswith="s42"):
-        actions.open_table(table, actor=dealer)
+        actions.open_table(table, actor=floor)  # the floor opens the pit's tables
     soon = timezone.now() + datetime.timedelta(minutes=10)
     with pytest.raises(ActionError, match="30 minutes before the settlement procedure"):
         file_pit_procedure(pit, settlement="vigorish_all_then_pay", effective_at=soon, actor=floor)

@@ -10,6 +10,7 @@ from casino import roles
 from casino.models import Chain, Event
 from tablegame import actions
 from tablegame.actions import ActionError, NotAllowed, forms
+from tablegame.actions.dealers import assign_dealer, relieve_dealer
 from tablegame.models import VigorishForm, VigorishFormSeries
 from tests.pit.conftest import deferred_table, person, requested_marker
 
@@ -136,7 +137,7 @@ def test_dealer_pit_boss_and_clerk_sign_each_for_themselves(db, pit, dealer, flo
         forms.sign_vigorish_form(form.pk, actor=floor)  # a floorperson is not on the form
     forms.sign_vigorish_form(form.pk, actor=dealer)
     with pytest.raises(ActionError, match="signed by dealer already as dealer"):
-        forms.sign_vigorish_form(form.pk, actor=person("dealer2", roles.DEALER))
+        forms.sign_vigorish_form(form.pk, actor=person("relief", roles.DEALER))
     forms.sign_vigorish_form(form.pk, actor=boss)
     forms.sign_vigorish_form(form.pk, actor=clerk)
     form.refresh_from_db()
@@ -144,6 +145,37 @@ def test_dealer_pit_boss_and_clerk_sign_each_for_themselves(db, pit, dealer, flo
     assert form.status == VigorishForm.Status.PREPARED  # the patron's part is still missing
     with pytest.raises(ActionError, match="not complete"):
         forms.deposit_vigorish_form(form.pk, actor=dealer)
+
+
+def test_the_dealer_who_dealt_the_table_signs_and_a_dealer_of_another_table_is_refused(
+    db, pit, dealer, floor, clerk, staff
+):
+    table = deferred_table(dealer, floor)  # s42-mini, dealt by the demo's dealer
+    forms.receive_form_series(pit, first_number=1, last_number=9, actor=clerk)
+    form = forms.prepare_vigorish_form(requested_marker(table, dealer).pk, actor=clerk)
+    other = staff["dealer2"]  # the demo's dealer at MB-2
+    with pytest.raises(ActionError, match=r"is for MB-3: the dealer who dealt it signs \(dealer\)"):
+        forms.sign_vigorish_form(form.pk, actor=other)
+    relief = person("relief", roles.DEALER)  # a dealer assigned to no table at all
+    with pytest.raises(ActionError, match=r"the dealer who dealt it signs \(dealer\)"):
+        forms.sign_vigorish_form(form.pk, actor=relief)
+    assert VigorishForm.objects.get(pk=form.pk).dealer is None
+    relieve_dealer(table, actor=floor)  # a break: the dealer who dealt it still signs
+    forms.sign_vigorish_form(form.pk, actor=dealer)
+    assert VigorishForm.objects.get(pk=form.pk).dealer == dealer
+
+
+def test_a_relief_dealer_assigned_after_the_marker_may_sign_for_the_table(
+    db, pit, dealer, floor, clerk
+):
+    table = deferred_table(dealer, floor)
+    forms.receive_form_series(pit, first_number=1, last_number=9, actor=clerk)
+    form = forms.prepare_vigorish_form(requested_marker(table, dealer).pk, actor=clerk)
+    relief = person("relief", roles.DEALER)
+    relieve_dealer(table, actor=floor)
+    assign_dealer(table, dealer=relief, actor=floor)
+    forms.sign_vigorish_form(form.pk, actor=relief)
+    assert VigorishForm.objects.get(pk=form.pk).dealer == relief
 
 
 def test_the_patron_signs_or_a_statement_says_why_not(db, pit, dealer, floor, clerk, boss):
@@ -174,7 +206,7 @@ def test_the_dealer_who_signed_deposits_before_the_pit_boss_and_clerk_who_signed
     with pytest.raises(ActionError, match="not deposited yet"):
         forms.witness_vigorish_deposit(form.pk, actor=boss)
     with pytest.raises(ActionError, match="The dealer who signed"):
-        forms.deposit_vigorish_form(form.pk, actor=person("dealer2", roles.DEALER))
+        forms.deposit_vigorish_form(form.pk, actor=person("relief", roles.DEALER))
     forms.deposit_vigorish_form(form.pk, actor=dealer)
     with pytest.raises(ActionError, match="pit boss who signed"):
         forms.witness_vigorish_deposit(form.pk, actor=person("boss2", roles.PIT_BOSS))

@@ -14,6 +14,7 @@ from django.db import connection
 from casino.models import Pit
 from pit.alerts import watch
 from pit.models import Alert
+from tablegame.actions.dealers import relieve_dealer
 from tablegame.actions.progressives import configure_must_hit
 from tests.browser.conftest import browser, floor_staff, log_in, shot
 from tests.browser.test_live_wall import daphne
@@ -93,6 +94,7 @@ def test_an_alert_reaches_the_console_live_and_stays_until_acknowledged(
 ):
     dealer, floor = floor_staff["dealer"], floor_staff["floor"]
     table = ready_table("ma-mini", dealer, floor)
+    relieve_dealer(table, actor=floor)  # MB-1 open with no dealer
     page = log_in(browser.start(), daphne, "floor")
     page.set_viewport_size(SCREEN)
     page.goto(f"{daphne.url}/floor/")

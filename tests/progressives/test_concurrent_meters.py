@@ -9,16 +9,19 @@ from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.db import connection
 
 from baccarat.seating import cut_offer_order
+from casino import roles
 from casino.models import Pit
 from casino.record import verify_chain
 from tablegame import actions, progressives
+from tablegame.actions.dealers import assign_dealer
 from tablegame.actions.progressives import configure_must_hit, pay_must_hit_win
 from tablegame.models import (
+    DealerAssignment,
     MustHitProgressive,
     MustHitWin,
     ProgressiveEntry,
@@ -43,6 +46,17 @@ def floor_staff(transactional_db: None) -> Iterator[dict[str, User]]:
     yield {u.username: u for u in User.objects.all()}
     with triggers_bypassed(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM casino_event")
+
+
+def dealer_for(table: Table, floor: User) -> User:
+    """The table's own dealer: the demo's, or one the floor assigns to a table the test added."""
+    assignment = DealerAssignment.objects.current().filter(table=table).first()
+    if assignment is not None:
+        return assignment.dealer
+    dealer = User.objects.create_user(f"dealer-{table.name.lower()}")
+    dealer.groups.add(Group.objects.get(name=roles.DEALER))
+    assign_dealer(table, dealer=dealer, actor=floor)
+    return dealer
 
 
 def ready(table: Table, dealer: User, floor: User) -> Table:
@@ -80,7 +94,7 @@ def deal_rounds(table: Table, dealer: User) -> int:
 @pytest.fixture
 def linked(floor_staff, monkeypatch) -> list[Table]:
     monkeypatch.setattr(progressives, "RANDOM", LowDraw(spread=100))  # hits at reset + $1.00
-    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
+    floor = floor_staff["floor"]
     pit = Pit.objects.get()
     tables = [Table.objects.get(profile="ma-big")]
     for n in range(2, TABLES + 1):
@@ -88,7 +102,7 @@ def linked(floor_staff, monkeypatch) -> list[Table]:
             Table.objects.create(pit=pit, name=f"BB-R{n}", profile="ma-big", seat_count=14)
         )
     for table in tables:
-        ready(table, dealer, floor)
+        ready(table, dealer_for(table, floor), floor)  # a dealer per table
     configure_must_hit(pit, name="Stax", configuration=3, tables=tables, actor=floor)
     return tables
 
@@ -96,8 +110,10 @@ def linked(floor_staff, monkeypatch) -> list[Table]:
 def test_linked_tables_settling_at_once_lose_no_contribution_and_queue_every_hit(
     linked, floor_staff
 ):
-    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
-    results = at_once(*(lambda t=t: deal_rounds(t, dealer) for t in linked))
+    floor = floor_staff["floor"]
+    dealers = [dealer_for(t, floor) for t in linked]
+    dealing = (lambda t=t, d=d: deal_rounds(t, d) for t, d in zip(linked, dealers, strict=True))
+    results = at_once(*dealing)
     assert results == [ROUNDS] * TABLES, results
     rounds = Round.objects.filter(table__in=linked, state="settled").count()
     assert rounds == ROUNDS * TABLES

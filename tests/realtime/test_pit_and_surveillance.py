@@ -37,14 +37,14 @@ def test_surveillance_is_told_the_sequence_of_every_table(live_floor):
 
 
 def test_surveillance_hears_the_changes_of_every_table(live_floor):
-    dealer = live_floor["dealer"]
+    floor = live_floor["floor"]  # opens any table (a dealer, only their own)
     mini, big, elsewhere = table_for("ma-mini"), table_for("ma-big"), other_pit_table()
     client = socket("/ws/surveillance/", user=live_floor["surveillance"])
 
     async def scenario():
         await opened(client)
         for table in (mini, big, elsewhere):
-            await sync_to_async(actions.open_table)(table, actor=dealer)
+            await sync_to_async(actions.open_table)(table, actor=floor)
         notices = [await client.receive_json_from(timeout=3) for _ in range(3)]
         await client.disconnect()
         return notices
@@ -52,7 +52,7 @@ def test_surveillance_hears_the_changes_of_every_table(live_floor):
     notices = async_to_sync(scenario)()
     assert [n["change"]["events"][0]["action"] for n in notices] == ["table_opened"] * 3
     assert [{k: v for k, v in n.items() if k != "change"} for n in notices] == [
-        {"type": "changed", "table": t.pk, "sequence": 1, "action": "table_opened"}
+        {"type": "changed", "table": t.pk, "sequence": last_sequence(t), "action": "table_opened"}
         for t in (mini, big, elsewhere)
     ]
 
@@ -69,15 +69,16 @@ def test_a_superuser_may_use_the_surveillance_socket(live_floor):
 
 
 def test_a_pit_socket_hears_its_own_tables_and_no_others(live_floor):
-    dealer = live_floor["dealer"]
+    floor = live_floor["floor"]  # opens any table (a dealer, only their own)
     mini, elsewhere = table_for("ma-mini"), other_pit_table()
     pit = mini.pit
+    before = {t.pk: last_sequence(t) for t in pit.tables.all()}  # the demo's assignments
     client = socket(f"/ws/pits/{pit.pk}/", user=live_floor["floor"])
 
     async def scenario():
         hello = await opened(client)
-        await sync_to_async(actions.open_table)(elsewhere, actor=dealer)
-        await sync_to_async(actions.open_table)(mini, actor=dealer)
+        await sync_to_async(actions.open_table)(elsewhere, actor=floor)
+        await sync_to_async(actions.open_table)(mini, actor=floor)
         notice = await client.receive_json_from(timeout=3)
         nothing_more = await client.receive_nothing(timeout=0.5)
         await client.disconnect()
@@ -87,8 +88,14 @@ def test_a_pit_socket_hears_its_own_tables_and_no_others(live_floor):
     assert hello == {
         "type": "hello",
         "pit": pit.pk,
-        "tables": [{"table": t.pk, "sequence": 0} for t in pit.tables.order_by("pk")],
+        "tables": [{"table": t.pk, "sequence": before[t.pk]} for t in pit.tables.order_by("pk")],
     }
-    assert notice.pop("change")["events"][0]["sequence"] == 1
-    assert notice == {"type": "changed", "table": mini.pk, "sequence": 1, "action": "table_opened"}
+    opened_at = before[mini.pk] + 1
+    assert notice.pop("change")["events"][0]["sequence"] == opened_at
+    assert notice == {
+        "type": "changed",
+        "table": mini.pk,
+        "sequence": opened_at,
+        "action": "table_opened",
+    }
     assert nothing_more

@@ -6,6 +6,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 
 from casino.models import Event
 from tablegame import actions
+from tablegame.models import Table
 from tests.realtime.conftest import HeldOpen, last_sequence, opened, socket
 from tests.tablegame.conftest import ready_table, table_for
 
@@ -28,7 +29,8 @@ def test_a_dealer_joining_a_table_is_told_its_last_sequence(live_floor):
 
 
 def test_a_table_with_no_events_yet_says_sequence_zero(live_floor):
-    table = table_for("ma-big")
+    demo = table_for("ma-big")  # a table of the demo has its dealer's assignment recorded
+    table = Table.objects.create(pit=demo.pit, name="BB-9", profile="ma-big", seat_count=14)
     client = socket(f"/ws/tables/{table.pk}/", user=live_floor["dealer"])
 
     async def scenario():

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from casino import roles
 from tablegame import actions
-from tablegame.models import Table
+from tablegame.actions.dealers import assign_dealer, relieve_dealer
+from tablegame.models import DealerAssignment, Table
 
 
 @pytest.fixture
@@ -32,6 +34,20 @@ def table_for(profile: str) -> Table:
     return Table.objects.get(profile=profile)
 
 
+def deal_at(table: Table, dealer: User, floor: User) -> Table:
+    """The floor moves ``dealer`` to ``table`` (the demo assigned one dealer to each table):
+    relieves them where they deal and the table's own dealer, then assigns them."""
+    current = DealerAssignment.objects.current()
+    if current.filter(table=table, dealer=dealer).exists():
+        return table
+    for elsewhere in current.filter(dealer=dealer).select_related("table"):
+        relieve_dealer(elsewhere.table, actor=floor)
+    if current.filter(table=table).exists():
+        relieve_dealer(table, actor=floor)
+    assign_dealer(table, dealer=dealer, actor=floor)
+    return table
+
+
 def ready_table(
     profile: str,
     dealer: User,
@@ -42,7 +58,7 @@ def ready_table(
     options: dict[str, Any] | None = None,
 ) -> Table:
     """Open the table, seat players, and take a shoe through inspection, shuffle, cut and burn."""
-    table = table_for(profile)
+    table = deal_at(table_for(profile), dealer, floor)
     actions.open_table(table, actor=dealer)
     if options:
         actions.file_rules(table, profile=profile, options=options, actor=floor)
@@ -85,7 +101,11 @@ def _cut_order(table: Table) -> list[int]:
 
 
 def play(table: Table, dealer: User, wagers: list[tuple[int, str, str]], cards: list[str]) -> Any:
-    """Open a round, take the wagers, deal the cards and settle it; returns the round."""
+    """Open a round, take the wagers, deal the cards and settle it; returns the round. A dealer
+    who deals another table is moved here by the floor first (a test's one dealer at many
+    tables)."""
+    if roles.role_of(dealer) == roles.DEALER:
+        deal_at(table, dealer, User.objects.get(username="floor"))
     actions.open_round(table, actor=dealer)
     for seat, kind, amount in wagers:
         actions.place_wager(table, seat=seat, wager=kind, amount=amount, actor=dealer)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 from decimal import Decimal
 from unittest import mock
 
 import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
 
 from baccarat.seating import curator_offer_order
 from casino.events import KINDS, PayloadMismatch, event_lookup, payload_of
@@ -14,7 +17,9 @@ from casino.models import Event
 from tablegame import actions, progressives
 from tablegame.actions.corrections import correct_card
 from tablegame.actions.dealers import assign_dealer, relieve_dealer
+from tablegame.actions.notices import acknowledge_procedure_notice
 from tablegame.actions.progressives import configure_must_hit, pay_must_hit_win, set_star_option
+from tablegame.actions.shoes import set_deck_schedule
 from tablegame.actions.tables import set_seat_count
 from tablegame.events import (
     ROUND_KINDS,
@@ -23,9 +28,9 @@ from tablegame.events import (
     TableEvent,
     TablePayload,
 )
-from tablegame.models import MustHitWin, Round, Table, VigorishMarker
+from tablegame.models import MustHitWin, ProcedureNotice, Round, Table, VigorishMarker
 from tests.progressives.conftest import LowDraw
-from tests.tablegame.conftest import play, ready_table, shuffle_steps, table_for
+from tests.tablegame.conftest import deal_at, play, ready_table, shuffle_steps, table_for
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9
 PLAYER_NATURAL = ["9H", "2C", "KS", "3D"]  # Player 9, Banker 5
@@ -101,6 +106,8 @@ def a_mini_baccarat_day(dealer, floor) -> Table:
     actions.order_recut(table, reason="The cut card went in crooked", actor=floor)
     actions.cut_cards(table, declined=table.current_shoe().cut_offer(), **cut)
     actions.burn_cards(table, first_card="3D", actor=dealer)
+    soon = timezone.now() + datetime.timedelta(hours=2)
+    set_deck_schedule(table, due_at=soon, reason="New decks before the evening", actor=floor)
     actions.respread_idle_shoe(table, actor=dealer)
     actions.end_shoe(table, actor=dealer)
     actions.close_table(table, actor=dealer)
@@ -115,19 +122,29 @@ def a_big_table_day(dealer, floor) -> Table:
         configure_must_hit(table.pit, name="Stax", configuration=3, tables=[table], actor=floor)
         play(table, dealer, [(1, "royal9", "5"), (2, "royal9", "5")], ["2H", "KC", "3S", "9D"])
     pay_must_hit_win(MustHitWin.objects.get(table=table), actor=floor)
+    relieve_dealer(table, actor=floor)  # a break, and back
     assign_dealer(table, dealer=dealer, actor=floor)
-    relieve_dealer(table, actor=floor)
     play(table, dealer, [(3, "player", "100")], PLAYER_NATURAL)  # Banker loses: the shoe passes
     table.refresh_from_db()
     order = curator_offer_order(table.occupied_seats(), previous=table.previous_curator_seat)
     actions.take_shoe(table, seat=order[0], actor=dealer)
     actions.pass_shoe(table, ordered=True, actor=dealer)
+    later = timezone.now() + datetime.timedelta(minutes=45)
+    filed = actions.file_rules(
+        table,
+        profile="ma-big",
+        options={"commission_rate": "0.04"},
+        effective_at=later,
+        actor=floor,
+    )
+    officer = User.objects.get(username="surveillance")
+    acknowledge_procedure_notice(ProcedureNotice.objects.get(rules=filed), actor=officer)
     return table
 
 
 def a_california_day(dealer, floor) -> Table:
     """The player-dealer banks two hands, then the position rotates."""
-    table = table_for("ca-commission-free")
+    table = deal_at(table_for("ca-commission-free"), dealer, floor)
     actions.open_table(table, actor=dealer)
     for seat in (1, 2, 4, 5):
         actions.seat_player(table, seat=seat, player=f"P{seat}", actor=dealer)

@@ -10,7 +10,7 @@ from casino.models import Event
 from casino.record import verify_chain
 from tablegame import actions, selectors
 from tablegame.models import Round, Shoe, VigorishMarker
-from tests.tablegame.conftest import play, ready_table, table_for
+from tests.tablegame.conftest import deal_at, play, ready_table, table_for
 
 
 def steps_of(game: Round) -> list[tuple[str, int, str, str]]:
@@ -169,7 +169,7 @@ def test_the_cut_card_means_one_more_hand_then_the_shoe_ends(db, dealer, floor):
 
 
 def test_a_cut_too_close_to_the_end_is_refused(db, dealer, floor):
-    table = table_for("ma-big")
+    table = deal_at(table_for("ma-big"), dealer, floor)
     actions.open_table(table, actor=dealer)
     actions.seat_player(table, seat=1, player="A", actor=dealer)
     actions.receive_decks(table, decks=8, preinspected=True, actor=dealer)

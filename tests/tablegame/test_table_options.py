@@ -10,11 +10,11 @@ from django.utils import timezone
 
 from tablegame import actions
 from tablegame.models import Round
-from tests.tablegame.conftest import play, ready_table, table_for
+from tests.tablegame.conftest import deal_at, play, ready_table, table_for
 
 
 def test_a_procedure_change_needs_thirty_minutes_notice_to_surveillance(db, dealer, floor):
-    table = table_for("s42-mini")
+    table = deal_at(table_for("s42-mini"), dealer, floor)
     actions.open_table(table, actor=dealer)
     with pytest.raises(actions.ActionError, match="30 minutes"):
         actions.file_rules(
@@ -65,7 +65,7 @@ def test_an_impossible_option_is_refused_in_plain_words(db, floor):
 def test_the_california_bank_covers_wagers_until_exhausted_and_the_position_rotates(
     db, dealer, floor
 ):
-    table = table_for("ca-commission-free")
+    table = deal_at(table_for("ca-commission-free"), dealer, floor)
     actions.open_table(table, actor=dealer)
     for seat in (1, 2, 4, 5):
         actions.seat_player(table, seat=seat, player=f"P{seat}", actor=dealer)
@@ -166,7 +166,7 @@ def test_issue_token_prints_a_token_that_authenticates_the_api(db, dealer):
 
 
 def test_a_california_wager_may_be_taken_before_the_bank_is_set(db, dealer, floor):
-    table = table_for("ca-commission-free")
+    table = deal_at(table_for("ca-commission-free"), dealer, floor)
     actions.open_table(table, actor=dealer)
     for seat in (1, 4):
         actions.seat_player(table, seat=seat, player=f"P{seat}", actor=dealer)

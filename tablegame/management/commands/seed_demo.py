@@ -1,4 +1,5 @@
-"""``manage.py seed_demo``: a demo floor and one user per role. Running it again creates nothing."""
+"""``manage.py seed_demo``: a demo floor, one user per role and a dealer assigned to each table.
+Running it again creates nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from django.db import transaction
 from baccarat.profiles import PROFILES, RulesSubmission
 from casino import roles
 from casino.models import Casino, Pit
-from tablegame.models import Table
+from tablegame.actions.dealers import assign_dealer
+from tablegame.models import DealerAssignment, Table
 
 DEMO_CASINO = "Demo Casino"
 DEMO_PIT = "Pit 1"
@@ -26,6 +28,17 @@ DEMO_USERS: dict[str, str] = {
     "surveillance": roles.SURVEILLANCE,
     "accounting": roles.ACCOUNTING,
 }
+
+
+def _sign_order(table: Table) -> tuple[bool, int]:
+    """``MB-1``, ``MB-2``, …, then ``BB-1``, …: the order the demo dealers take the tables."""
+    prefix, _, number = table.name.partition("-")
+    return prefix != "MB", int(number) if number.isdigit() else 0
+
+
+def demo_dealer(index: int) -> str:
+    """The demo dealers' usernames: ``dealer`` for the first table, then ``dealer2``, …"""
+    return "dealer" if index == 0 else f"dealer{index + 1}"
 
 
 def _table_prefix(rules: RulesSubmission) -> str:
@@ -65,7 +78,8 @@ def _ensure_user(username: str, *, superuser: bool = False) -> bool:
 class Command(BaseCommand):
     help = (
         "Create a demo casino, 'Pit 1' with one table per bundled rules profile, one user per "
-        f"role and a superuser 'admin', all with password '{DEMO_PASSWORD}'. Idempotent."
+        "role, a dealer assigned to each table (dealer at MB-1, dealer2 at MB-2, ...) and a "
+        f"superuser 'admin', all with password '{DEMO_PASSWORD}'. Idempotent."
     )
 
     @transaction.atomic
@@ -82,9 +96,31 @@ class Command(BaseCommand):
             User.objects.get(username=username).groups.add(group)
         if _ensure_user("admin", superuser=True):
             new_users.append("admin")
+        assigned = self._assign_dealers(pit, new_users)
 
         self.stdout.write(
             f"{casino}, {pit}: {pit.tables.count()} tables "
             f"({', '.join(map(str, new_tables)) or 'none'} new); "
-            f"users created: {', '.join(new_users) or 'none'}."
+            f"users created: {', '.join(new_users) or 'none'}; "
+            f"dealers assigned: {', '.join(assigned) or 'none'}."
         )
+
+    def _assign_dealers(self, pit: Pit, new_users: list[str]) -> list[str]:
+        """One demo dealer per table, assigned by the demo floorperson as a floor does it (the
+        record names them); a table or dealer with an assignment already is left alone."""
+        floor = User.objects.get(username="floor")
+        dealer_group = Group.objects.get(name=roles.DEALER)
+        busy_tables = set(DealerAssignment.objects.current().values_list("table_id", flat=True))
+        busy_dealers = set(DealerAssignment.objects.current().values_list("dealer_id", flat=True))
+        assigned = []
+        for index, table in enumerate(sorted(pit.tables.all(), key=_sign_order)):
+            username = demo_dealer(index)
+            if _ensure_user(username):
+                new_users.append(username)
+            dealer = User.objects.get(username=username)
+            dealer.groups.add(dealer_group)
+            if table.pk in busy_tables or dealer.pk in busy_dealers:
+                continue
+            assign_dealer(table, dealer=dealer, actor=floor)
+            assigned.append(f"{username} at {table}")
+        return assigned

@@ -1,0 +1,182 @@
+"""The day's tallies written as rounds are settled or voided, and written again from the record.
+
+``add_settled`` and ``add_void`` run inside the settling action's transaction: one statement
+(``casino.rows.upsert_add``) adds the round's figures (``tablegame.tallying``) to the rows of its
+gaming day, which the statement reads from the casino's setting (``casino.gaming_day``). A
+settled round is final (a card is corrected, or a round voided, only before settlement), so a
+tally only grows.
+
+``rebuild`` writes a gaming day's tallies from the rounds and wagers themselves (``INSERT ...
+SELECT``): for days settled before the tallies existed, and to check them.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import connection, transaction
+
+from casino import rows
+from casino.gaming_day import gaming_day_sql
+from casino.models import Casino, Pit
+from tablegame import tallying
+from tablegame.models import Round, RoundTally, SettlementStep, Shoe, Table, Wager, WagerTally
+
+
+def add_settled(
+    table: Table, game: Round, wagers: Iterable[Wager], steps: Iterable[SettlementStep]
+) -> None:
+    """Add a settled round, its wagers (House Money's included) and its steps to the tallies of
+    its gaming day: one statement whatever the number of wagers."""
+    settled = [
+        tallying.SettledWager(
+            seat=w.seat,
+            type=w.type,
+            result=w.result,
+            amount=w.amount,
+            payout=w.payout,
+            vigorish=w.vigorish,
+            returned=w.returned,
+            fee=w.fee,
+            award=w.award,
+            ride=w.ride,
+            ridden=w.ridden,
+        )
+        for w in wagers
+    ]
+    figures = tallying.round_figures(
+        void=False, steps=[(s.action, s.wager_type, s.amount) for s in steps]
+    )
+    _add(table, game, tallying.wager_groups(settled), figures)
+
+
+def add_void(table: Table, game: Round) -> None:
+    """Count a void round in its gaming day (its wagers were returned: no wager is tallied)."""
+    _add(table, game, [], tallying.round_figures(void=True, steps=()))
+
+
+def _add(
+    table: Table, game: Round, groups: Sequence[dict[str, Any]], figures: dict[str, Any]
+) -> None:
+    assert game.settled_at is not None
+    wagers = [
+        {"table_id": table.pk, "rules_id": game.rules_id, "decks": game.shoe.decks, **g}
+        for g in groups
+    ]
+    played = [{"table_id": table.pk, "shoe_id": game.shoe_id, **figures}]
+    if connection.vendor == "postgresql":
+        sql = {"day": gaming_day_sql(table.pit.casino_id, game.settled_at)}
+    else:  # SQLite (``make run``): the day read from the casino's row
+        day = table.pit.casino.gaming_day(game.settled_at)
+        wagers = [{**w, "day": day} for w in wagers]
+        played = [{**p, "day": day} for p in played]
+        sql = None
+    rows.upsert_add(
+        rows.Addition(WagerTally, WagerTally.KEY, wagers),
+        rows.Addition(RoundTally, RoundTally.KEY, played),
+        sql=sql,
+    )
+
+
+# --- Written again from the record -------------------------------------------------------------
+
+
+def _wagers_sql() -> str:
+    t, c = rows.table, rows.column
+    target = ", ".join(
+        c(WagerTally, f)
+        for f in ("table", "day", "rules", "decks", "type", "result", "award", "n", *tallying.SUMS)
+    )
+    wager = {f: f"w.{c(Wager, f)}" for f in ("amount", "payout", "vigorish", "returned", "fee")}
+    ride_lost = (
+        f"SELECT 1 FROM {t(Wager)} m WHERE m.{c(Wager, 'round')} = w.{c(Wager, 'round')} "
+        f"AND m.{c(Wager, 'seat')} = w.{c(Wager, 'seat')} "
+        f"AND m.{c(Wager, 'type')} = w.{c(Wager, 'ride')} AND m.{c(Wager, 'result')} = 'lose'"
+    )
+    group = (
+        f"r.{c(Round, 'table')}, r.{c(Round, 'rules')}, s.{c(Shoe, 'decks')}, "
+        f"w.{c(Wager, 'type')}, w.{c(Wager, 'result')}, w.{c(Wager, 'award')}"
+    )
+    return (
+        f"INSERT INTO {t(WagerTally)} ({target}) "
+        f"SELECT r.{c(Round, 'table')}, %(day)s, r.{c(Round, 'rules')}, s.{c(Shoe, 'decks')}, "
+        f"w.{c(Wager, 'type')}, w.{c(Wager, 'result')}, w.{c(Wager, 'award')}, COUNT(*), "
+        + ", ".join(f"SUM({wager[f]})" for f in wager)
+        + f", SUM(CASE WHEN w.{c(Wager, 'ridden')} > 0 AND EXISTS ({ride_lost}) "
+        f"THEN w.{c(Wager, 'ridden')} ELSE 0 END) "
+        f"FROM {t(Wager)} w JOIN {t(Round)} r ON r.{c(Round, 'id')} = w.{c(Wager, 'round')} "
+        f"JOIN {t(Shoe)} s ON s.{c(Shoe, 'id')} = r.{c(Round, 'shoe')} "
+        f"WHERE {_of_the_day('r')} AND r.{c(Round, 'state')} = 'settled' GROUP BY {group}"
+    )
+
+
+def _rounds_sql() -> str:
+    t, c = rows.table, rows.column
+    state, step = f"r.{c(Round, 'state')}", SettlementStep
+    fees = (
+        f"SELECT COALESCE(SUM(st.{c(step, 'amount')}), 0) FROM {t(step)} st "
+        f"WHERE st.{c(step, 'round')} = r.{c(Round, 'id')} "
+        f"AND st.{c(step, 'action')} = 'collect_fee' AND st.{c(step, 'wager_type')} = ''"
+    )
+    target = ", ".join(
+        c(RoundTally, f) for f in ("table", "day", "shoe", "rounds", "voids", "hand_fees")
+    )
+    return (
+        f"INSERT INTO {t(RoundTally)} ({target}) "
+        f"SELECT r.{c(Round, 'table')}, %(day)s, r.{c(Round, 'shoe')}, "
+        f"SUM(CASE WHEN {state} = 'settled' THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN {state} = 'void' THEN 1 ELSE 0 END), "
+        # The fee steps looked up only at a player-dealer table's rounds (a CASE is lazy).
+        f"COALESCE(SUM(CASE WHEN {state} = 'settled' AND r.{c(Round, 'player_dealer_seat')} "
+        f"IS NOT NULL THEN ({fees}) ELSE 0 END), 0) "
+        f"FROM {t(Round)} r WHERE {_of_the_day('r')} "
+        f"AND {state} IN ('settled', 'void') "
+        f"GROUP BY r.{c(Round, 'table')}, r.{c(Round, 'shoe')}"
+    )
+
+
+def _of_the_day(alias: str) -> str:
+    """The rounds of the casino's tables settled (or voided) within the gaming day's bounds."""
+    t, c = rows.table, rows.column
+    return (
+        f"{alias}.{c(Round, 'table')} IN (SELECT tt.{c(Table, 'id')} FROM {t(Table)} tt "
+        f"JOIN {t(Pit)} p ON p.{c(Pit, 'id')} = tt.{c(Table, 'pit')} "
+        f"WHERE p.{c(Pit, 'casino')} = %(casino)s) "
+        f"AND {alias}.{c(Round, 'settled_at')} >= %(start)s "
+        f"AND {alias}.{c(Round, 'settled_at')} < %(end)s"
+    )
+
+
+@transaction.atomic
+def rebuild(casino: Casino, day: datetime.date) -> tuple[int, int]:
+    """Write ``casino``'s tallies of gaming ``day`` again from its rounds and wagers; returns
+    how many wager groups and shoes they hold."""
+    start, end = casino.gaming_day_bounds(day)
+    tables = Table.objects.filter(pit__casino=casino)
+    WagerTally.objects.filter(table__in=tables, day=day).delete()
+    RoundTally.objects.filter(table__in=tables, day=day).delete()
+    params: dict[str, Any] = {"casino": casino.pk, "day": day, "start": start, "end": end}
+    with connection.cursor() as cursor:
+        cursor.execute(_wagers_sql(), params)
+        groups = cursor.rowcount
+        cursor.execute(_rounds_sql(), params)
+        shoes = cursor.rowcount
+    return groups, shoes
+
+
+def days_played(casino: Casino) -> list[datetime.date]:
+    """The gaming days in which ``casino``'s tables settled or voided a round."""
+    instants = Round.objects.filter(table__pit__casino=casino, settled_at__isnull=False)
+    first = instants.order_by("settled_at").values_list("settled_at", flat=True).first()
+    last = instants.order_by("-settled_at").values_list("settled_at", flat=True).first()
+    if first is None or last is None:
+        return []
+    day, final, days = casino.gaming_day(first), casino.gaming_day(last), []
+    while day <= final:
+        start, end = casino.gaming_day_bounds(day)
+        if instants.filter(settled_at__gte=start, settled_at__lt=end).exists():
+            days.append(day)
+        day += datetime.timedelta(days=1)
+    return days
