@@ -76,6 +76,8 @@
   async function load() {
     const answer = await Http.getJSON(api);
     if (!answer.ok) return showError(`Could not load the table: ${answer.error}`);
+    // A read that left before a command's answer came back may arrive after it: older, not shown.
+    if (state && answer.data.sequence < state.sequence) return;
     draw(answer.data);
   }
 

@@ -53,6 +53,8 @@
       const fresh = holder.content.firstElementChild;
       const current = tileOf(id);
       if (!fresh || !current) return;
+      // A notice put newer cards on the tile while this read was on its way: keep them.
+      if (Number(fresh.dataset.sequence) < Number(current.dataset.sequence)) return;
       const changed = fresh.dataset.sequence !== current.dataset.sequence;
       current.replaceWith(fresh);
       if (changed) fresh.classList.add("flash");
