@@ -66,8 +66,9 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     that finds none free waits up to ``DATABASE_POOL_TIMEOUT`` seconds, then fails. Where a pool
     cannot be used (behind PgBouncer in transaction mode, which pools already),
     ``DATABASE_POOL=false`` keeps one connection per thread for ``DATABASE_CONN_MAX_AGE`` seconds
-    instead. Either way a connection is checked before use, so a restarted PostgreSQL costs no
-    request an error.
+    instead. Either way a connection is checked before use (from the pool, only one that sat
+    idle over a second: ``config/postgresql``), so a restarted PostgreSQL costs no request an
+    error.
     """
     default = f"sqlite:///{base_dir / 'var' / 'db.sqlite3'}"
     database: dict[str, Any] = dict(dj_database_url.parse(env.get("DATABASE_URL") or default))
@@ -92,6 +93,9 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
         if low > high:
             raise ValueError(f"DATABASE_POOL_MIN_SIZE={low} is more than DATABASE_POOL_MAX_SIZE")
         database["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django refuses both at once
+        # Django's backend, whose pool checks a connection only after it sat idle (Django's
+        # checks every one it lends: a round trip per request).
+        database["ENGINE"], database["CONN_HEALTH_CHECKS"] = "config.postgresql", False
         database["OPTIONS"] = {
             **database.get("OPTIONS", {}),
             "pool": {

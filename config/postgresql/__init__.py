@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend, with a pool that checks only connections that sat idle."""

@@ -1,0 +1,42 @@
+"""Django's PostgreSQL backend; from its pool, a connection is checked only after it sat idle.
+
+Django's pool checks every connection it lends (``CONN_HEALTH_CHECKS``): one more round trip to
+PostgreSQL on every request, which on a busy floor costs more than the dealer's tap it serves
+(bench/RESULTS.md). A connection given back less than ``CHECK_AFTER_IDLE`` seconds ago was
+working then; one that sat idle longer is checked before it is lent, and a broken one (the
+server restarted, a proxy closed it) is thrown away and another taken, so a restart still costs
+no request an error. Without a pool Django's own checks apply (``config/env.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.db.backends.postgresql import base
+from psycopg import Error
+
+#: Seconds a connection may rest in the pool and be lent again unchecked.
+CHECK_AFTER_IDLE = 1.0
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        if not self.pool:
+            return super().get_new_connection(conn_params)
+        for _ in range(self.pool.max_size):
+            connection = super().get_new_connection(conn_params)
+            if time.monotonic() - getattr(connection, "_returned_at", 0.0) < CHECK_AFTER_IDLE:
+                return connection
+            try:
+                self.pool.check_connection(connection)
+            except Error:
+                self.pool.putconn(connection)  # broken: the pool closes it and opens another
+                continue
+            return connection
+        return super().get_new_connection(conn_params)  # every one broken: the last, unchecked
+
+    def _close(self) -> None:
+        if self.pool and self.connection is not None:
+            self.connection._returned_at = time.monotonic()
+        super()._close()
