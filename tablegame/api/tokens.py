@@ -4,6 +4,11 @@
 :class:`HashedTokenAuthentication` against ``ApiToken.digest``. A key is 43 random URL-safe
 characters (256 bits) from ``secrets``: a plain SHA-256 suffices to keep it (no guessable
 secret to stretch), and looking a token up by its digest costs one indexed query.
+
+Every tap of a bot or a tablet carries its token, so each process keeps what it read of a token
+for ``RECHECK_SECONDS``: a token used again within them costs no query. Its expiry is checked
+on every use; a token revoked, or its user made inactive or given another role, takes effect in
+the process that revoked it at once and in every other within ``RECHECK_SECONDS``.
 """
 
 from __future__ import annotations
@@ -11,8 +16,10 @@ from __future__ import annotations
 import datetime
 import hashlib
 import secrets
+import time
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -69,19 +76,45 @@ def revoke_api_token(token: ApiToken, *, actor: User | None) -> ApiToken:
     if token.revoked_at is None:
         token.revoked_at, token.revoked_by = timezone.now(), actor
         token.save(update_fields=["revoked_at", "revoked_by"])
+    _read.pop(token.digest, None)
     return token
+
+
+#: Seconds a token read from the database is taken as read by this process.
+RECHECK_SECONDS = 5.0
+#: Tokens kept at most (a floor's dealers, bots and tablets); past it all are read again.
+MOST_KEPT = 10_000
+#: digest -> (when it was read, ``time.monotonic()``; the token's row, its user's and role).
+_read: dict[str, tuple[float, tuple[Any, ...]]] = {}
+_clock = time.monotonic
+
+
+def _row(found: str) -> tuple[Any, ...] | None:
+    """The row of the token whose digest is ``found``, as read less than ``RECHECK_SECONDS``
+    ago, or read now."""
+    now = _clock()
+    kept = _read.get(found)
+    if kept is not None and now - kept[0] < RECHECK_SECONDS:
+        return kept[1]
+    with connection.cursor() as cursor:
+        cursor.execute(_statement(), [found])
+        row = cursor.fetchone()
+    if row is not None:
+        if len(_read) >= MOST_KEPT:
+            _read.clear()
+        _read[found] = (now, tuple(row))
+    return row
 
 
 class HashedTokenAuthentication(TokenAuthentication):
     """DRF's ``Token`` header, checked against the digests of tokens not expired or revoked.
 
     One statement, written once, reads the token, its user and the user's role (every tap
-    carries a token: the ORM's two queries cost more to compile than to run)."""
+    carries a token: the ORM's two queries cost more to compile than to run), at most once every
+    ``RECHECK_SECONDS`` per token and process."""
 
     def authenticate_credentials(self, key: str) -> tuple[User, ApiToken]:
-        with connection.cursor() as cursor:
-            cursor.execute(_statement(), [digest(key)])
-            row = cursor.fetchone()
+        row = _row(digest(key))
         if row is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         width = len(rows.fields(ApiToken))

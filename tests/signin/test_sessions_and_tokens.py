@@ -4,16 +4,21 @@ sign-ins are kept (django-axes)."""
 from __future__ import annotations
 
 import datetime
+import time
 from io import StringIO
+from unittest import mock
 
 from axes.models import AccessFailureLog
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from casino.models import Event
 from casino.sessions import SEEN
+from tablegame.api import tokens
 from tablegame.api.tokens import digest, issue_api_token
 from tablegame.models import ApiToken
 from tests.tablegame.conftest import dealer, floor, staff
@@ -56,8 +61,9 @@ def test_a_token_is_kept_hashed_and_works_until_it_expires(db, dealer):
     assert datetime.timedelta(days=6) < token.expires_at - timezone.now() <= datetime.timedelta(7)
     client = Client()
     assert client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 200
-    ApiToken.objects.update(expires_at=timezone.now() - datetime.timedelta(seconds=1))
-    answer = client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {key}")
+    seven_days_on = timezone.now() + datetime.timedelta(days=7, seconds=1)
+    with mock.patch("tablegame.models.tokens.timezone.now", return_value=seven_days_on):
+        answer = client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {key}")
     assert answer.status_code == 401
     assert answer.json() == {"error": "This API token has expired: ask for a new one."}
 
@@ -73,6 +79,24 @@ def test_a_revoked_token_stops_working_at_once(db, dealer):
     assert answer.status_code == 401
     assert answer.json() == {"error": "This API token was revoked: ask for a new one."}
     assert client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {kept}").status_code == 200
+
+
+def test_a_token_used_again_is_not_read_again_until_its_recheck(db, dealer, monkeypatch):
+    _token, key = issue_api_token(dealer)
+    client = Client(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/tables/").status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        assert client.get("/api/tables/").status_code == 200
+    assert not [q for q in again.captured_queries if "tablegame_apitoken" in q["sql"]]
+
+    # Revoked by another process (here, behind this one's back): refused once read again.
+    ApiToken.objects.update(revoked_at=timezone.now())
+    assert client.get("/api/tables/").status_code == 200
+    later = time.monotonic() + tokens.RECHECK_SECONDS
+    monkeypatch.setattr(tokens, "_clock", lambda: later)
+    answer = client.get("/api/tables/")
+    assert answer.status_code == 401
+    assert answer.json() == {"error": "This API token was revoked: ask for a new one."}
 
 
 def test_the_admin_revokes_a_token_and_the_record_says_who(db, dealer, staff):
