@@ -39,4 +39,4 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _close(self) -> None:
         if self.pool and self.connection is not None:
             self.connection._returned_at = time.monotonic()
-        super()._close()
+        super()._close()  # type: ignore[misc]  # not in django-stubs

@@ -98,11 +98,13 @@ def _row(found: str) -> tuple[Any, ...] | None:
         return kept[1]
     with connection.cursor() as cursor:
         cursor.execute(_statement(), [found])
-        row = cursor.fetchone()
-    if row is not None:
-        if len(_read) >= MOST_KEPT:
-            _read.clear()
-        _read[found] = (now, tuple(row))
+        fetched = cursor.fetchone()
+    if fetched is None:
+        return None
+    row = tuple(fetched)
+    if len(_read) >= MOST_KEPT:
+        _read.clear()
+    _read[found] = (now, row)
     return row
 
 

@@ -9,12 +9,15 @@ actions ask it again, and check what is not about the role (``NotAllowed`` answe
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound
+from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -32,6 +35,12 @@ if TYPE_CHECKING:
     from rest_framework.views import AsView, GenericView
 
 _JSON = JSONRenderer()
+
+
+@cache
+def _made_once(classes: tuple[type[Any], ...]) -> tuple[Any, ...]:
+    """One instance of each class, shared by every request of every thread."""
+    return tuple(made() for made in classes)
 
 
 @extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **READ_ERRORS})
@@ -76,6 +85,14 @@ class TableCommand(APIView):
         """JSON, whatever the request accepts: a command answers nothing else (and a tap need
         not pay for reading its ``Accept`` header)."""
         return _JSON, _JSON.media_type
+
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        """The authenticators, made once (they keep nothing of a request)."""
+        return list(_made_once(tuple(self.authentication_classes)))
+
+    def get_parsers(self) -> list[BaseParser]:
+        """The parser, made once (it keeps nothing of a request)."""
+        return list(_made_once(tuple(self.parser_classes)))
 
     def get_serializer(self, *args: Any, **kwargs: Any) -> inputs.Input:
         """The command's input (drf-spectacular reads it too, as of a generic view)."""
