@@ -135,15 +135,27 @@ def insert(obj: M) -> M:
     return _inserted(obj, sql, _prepared(obj, written, adding=True))
 
 
-def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | None:
-    """Insert ``first`` (rows whose keys nobody reads back: events, settlement steps) and then
-    ``then`` (its key read back), in one statement on PostgreSQL (``first``, by model, in a
-    ``WITH``): a command's rows and its record, one round trip."""
-    if connection.vendor != "postgresql" or not first:
+def insert_then(
+    first: Sequence[models.Model],
+    then: M | None = None,
+    *,
+    updated: Sequence[tuple[models.Model, Sequence[str]]] = (),
+) -> M | None:
+    """Update the fields named of each of ``updated``, insert ``first`` (rows whose keys nobody
+    reads back: events, settlement steps, a card) and then ``then`` (its key read back), in one
+    statement on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's
+    changes and its record, one round trip."""
+    if connection.vendor != "postgresql" or not (first or updated):
+        for obj, names in updated:
+            update(obj, names)
         for obj in first:
             insert(obj)
         return insert(then) if then is not None else None
     statements, values = [], []
+    for obj, names in updated:
+        sql, written = _update_statement(type(obj), tuple(names))
+        statements.append(sql)
+        values += [*_prepared(obj, written, adding=False), obj.pk]
     for model, objs in groupby(first, key=type):
         group = list(objs)
         sql, written = _insert_statement(model)
@@ -170,22 +182,6 @@ def update(obj: models.Model, names: Sequence[str]) -> None:
     sql, written = _update_statement(type(obj), tuple(names))
     with connection.cursor() as cursor:
         cursor.execute(sql, [*_prepared(obj, written, adding=False), obj.pk])
-
-
-def update_and_insert(obj: models.Model, names: Sequence[str], new: M) -> M:
-    """``update(obj, names)`` then ``insert(new)``, in one statement on PostgreSQL (the update
-    in a ``WITH``): a card dealt and the shoe it came out of, one round trip."""
-    if connection.vendor != "postgresql":
-        update(obj, names)
-        return insert(new)
-    update_sql, updated = _update_statement(type(obj), tuple(names))
-    insert_sql, written = _insert_statement(type(new))
-    values = [
-        *_prepared(obj, updated, adding=False),
-        obj.pk,
-        *_prepared(new, written, adding=True),
-    ]
-    return _inserted(new, f"WITH updated AS ({update_sql}) {insert_sql}", values)
 
 
 def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:

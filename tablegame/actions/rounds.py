@@ -42,6 +42,7 @@ from tablegame.actions.common import (
     insert_later,
     lock_table,
     record,
+    update_later,
 )
 from tablegame.dealers import dealer_dealing
 from tablegame.live import add_card, add_wager, drop_wager, keep_list, live, new_round, reread
@@ -274,7 +275,7 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
         game.player_turner = card_turner(_stakes(taken, WagerType.PLAYER), occupied=seats)
         game.banker_turner = card_turner(_stakes(taken, WagerType.BANKER), occupied=seats)
     game.state, game.no_more_bets_at = State.DEALING, timezone.now()
-    rows.update(game, ["state", "no_more_bets_at", "player_turner", "banker_turner"])
+    update_later(game, ["state", "no_more_bets_at", "player_turner", "banker_turner"])
     record(
         table,
         actor,
@@ -361,11 +362,10 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     else:
         shoe.take(dealt)
     position = len(cards) + 1
-    new_card = rows.update_and_insert(  # the shoe's count and the card, in one statement
-        shoe,
-        ["remaining", "held_card"],
-        DealtCard(round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor),
-    )
+    # The shoe's count and the card, written with the event (the answer is handed them).
+    update_later(shoe, ["remaining", "held_card"])
+    new_card = DealtCard(round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor)
+    insert_later([new_card])
     add_card(game, new_card)
     house_money = game.rules.submission.offers(WagerType.HOUSE_MONEY)
     if (
@@ -374,9 +374,9 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
         and any(w.type == WagerType.HOUSE_MONEY.value for w in game.wagers.all())
     ):
         game.state = State.HOUSE_MONEY
-        game.save(update_fields=["state"])
+        update_later(game, ["state"])
     elif coup.is_complete:
-        complete_coup(game, coup)
+        complete_coup(game, coup, later=True)
     record(
         table,
         actor,
@@ -392,14 +392,15 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     return game
 
 
-def complete_coup(game: Round, coup: Coup) -> None:
-    """The coup is complete: store the result and the dealer's announcement."""
+def complete_coup(game: Round, coup: Coup, *, later: bool = False) -> None:
+    """The coup is complete: store the result and the dealer's announcement (``later``: with
+    the command's record, when the action hands the round over to the answer)."""
     outcome = Outcome.of(coup)
     game.state, game.completed_at = State.COMPLETE, timezone.now()
     game.player_total, game.banker_total = outcome.player_total, outcome.banker_total
     game.winner, game.tags = outcome.winner.value, list(outcome.tags)
     game.announcement = outcome.announcement(ez=game.rules.submission.is_ez)
-    rows.update(game, [*COMPLETION_FIELDS, "state"])
+    (update_later if later else rows.update)(game, [*COMPLETION_FIELDS, "state"])
 
 
 COMPLETION_FIELDS = (

@@ -29,9 +29,9 @@ from tests.api.conftest import Tablet
 COMMAND_BUDGETS = {
     "round/open/": 4,
     "round/wagers/": 4,
-    "round/no-more-bets/": 4,
-    "round/cards/": 4,
-    "round/cards/ (the coup completes)": 5,
+    "round/no-more-bets/": 3,
+    "round/cards/": 3,
+    "round/cards/ (the coup completes)": 3,
     "round/settle/": 8,  # the day's tallies: one statement (tablegame.tallies)
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
