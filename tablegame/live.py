@@ -347,9 +347,26 @@ def _json(text: str) -> list[dict[str, Any]]:
 
 
 def _prefetch(game: Round, name: str, found: list[Any]) -> None:
-    """Set ``found`` as the round's prefetched relation ``name`` (as ``prefetch_related`` does)."""
-    queryset = getattr(game, name).get_queryset()
+    """Set ``found`` as the round's prefetched relation ``name`` (as ``prefetch_related`` does):
+    the queryset the related manager would make, without making the manager. Its filter on the
+    round is Django's deferred one, as the manager leaves it: applied only if a call chains on
+    it (``game.wagers.filter(...)``), which then reads the database for this round alone."""
+    model, field = _relation(name)
+    queryset: Any = model._default_manager.get_queryset()  # its private parts are set here
+    queryset._hints = {"instance": game}
+    queryset._deferred_filter = (False, (), {field.name: game})
+    queryset._known_related_objects = {field: {game.pk: game}}
     queryset._result_cache = found
     queryset._prefetch_done = True
     cached: dict[str, Any] = game.__dict__.setdefault("_prefetched_objects_cache", {})
     cached[name] = queryset
+
+
+@cache
+def _relation(name: str) -> tuple[type[models.Model], Any]:
+    """The model of the round's relation ``name`` and its foreign key to the round."""
+    relation = Round._meta.get_field(name)
+    assert isinstance(relation, models.ManyToOneRel)
+    model = relation.related_model
+    assert isinstance(model, type)
+    return model, relation.field
