@@ -5,11 +5,18 @@ models' columns (``tablegame.live``, the API's tokens). Compiling a queryset cos
 round trip itself; these helpers turn such a statement's columns back into model instances: the
 fields' database converters applied, related objects left to the caller. They work on the
 default database, the only one the project has.
+
+Writes asked ``later`` inside :func:`collecting` (a command of the API) wait for the block's
+next :func:`insert_then`, which writes them in its one statement (PostgreSQL; elsewhere, and
+outside such a block, they are written at once). Only writes whose rows nothing reads back from
+the database before then may wait.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -22,6 +29,60 @@ from django.db.models.base import ModelState
 from django.utils.dateparse import parse_datetime
 
 M = TypeVar("M", bound=models.Model)
+
+#: A statement and its parameters.
+Statement = tuple[str, list[Any]]
+#: A write waiting for ``insert_then``: a row and the fields to update (written as they stand
+#: then), or a statement made already.
+Waiting = tuple[models.Model, tuple[str, ...]] | Statement
+_waiting: ContextVar[list[Waiting] | None] = ContextVar("rows_waiting", default=None)
+
+
+@contextmanager
+def collecting() -> Iterator[None]:
+    """Inside this block, writes asked ``later`` wait for the next ``insert_then``."""
+    token = _waiting.set([])
+    try:
+        yield
+    finally:
+        _waiting.reset(token)
+
+
+def _queue(later: bool) -> list[Waiting] | None:
+    """Where a write asked ``later`` waits, if it may wait."""
+    if not later or connection.vendor != "postgresql":
+        return None
+    return _waiting.get()
+
+
+def _run(statements: Sequence[Statement], *, later: bool = False) -> None:
+    """Run ``statements`` as one, or queue them (``later``)."""
+    queue = _queue(later)
+    if queue is not None:
+        queue.extend(statements)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_chained([sql for sql, _ in statements]), _values(statements))
+
+
+def _values(statements: Sequence[Statement]) -> list[Any]:
+    return [value for _, values in statements for value in values]
+
+
+def _made_waiting() -> list[Statement]:
+    """The writes waiting, as statements (a row's fields as they stand now), emptied."""
+    queue = _waiting.get()
+    if not queue:
+        return []
+    made: list[Statement] = []
+    for first, second in queue:
+        if isinstance(first, models.Model):
+            sql, written = _update_statement(type(first), tuple(second))
+            made.append((sql, [*_prepared(first, written, adding=False), first.pk]))
+        else:
+            made.append((first, list(second)))
+    queue.clear()
+    return made
 
 
 @cache
@@ -135,27 +196,18 @@ def insert(obj: M) -> M:
     return _inserted(obj, sql, _prepared(obj, written, adding=True))
 
 
-def insert_then(
-    first: Sequence[models.Model],
-    then: M | None = None,
-    *,
-    updated: Sequence[tuple[models.Model, Sequence[str]]] = (),
-) -> M | None:
-    """Update the fields named of each of ``updated``, insert ``first`` (rows whose keys nobody
-    reads back: events, settlement steps, a card) and then ``then`` (its key read back), in one
-    statement on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's
-    changes and its record, one round trip."""
-    if connection.vendor != "postgresql" or not (first or updated):
-        for obj, names in updated:
-            update(obj, names)
+def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | None:
+    """The writes waiting (``collecting``), then insert ``first`` (rows whose keys nobody reads
+    back: events, settlement steps, a card) and ``then`` (its key read back), in one statement
+    on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's changes and
+    its record, one round trip."""
+    waiting = _made_waiting()
+    if connection.vendor != "postgresql" or not (first or waiting):
         for obj in first:
             insert(obj)
         return insert(then) if then is not None else None
-    statements, values = [], []
-    for obj, names in updated:
-        sql, written = _update_statement(type(obj), tuple(names))
-        statements.append(sql)
-        values += [*_prepared(obj, written, adding=False), obj.pk]
+    statements = [sql for sql, _ in waiting]
+    values = _values(waiting)
     for model, objs in groupby(first, key=type):
         group = list(objs)
         sql, written = _insert_statement(model)
@@ -177,17 +229,27 @@ def insert_then(
     return _inserted(then, sql, values)
 
 
-def update(obj: models.Model, names: Sequence[str]) -> None:
-    """``obj.save(update_fields=names)`` as one statement written once per model and fields."""
+def update(obj: models.Model, names: Sequence[str], *, later: bool = False) -> None:
+    """``obj.save(update_fields=names)`` as one statement written once per model and fields;
+    ``later``: with the next ``insert_then``, the fields as they stand then (``collecting``)."""
+    queue = _queue(later)
+    if queue is not None:
+        for index, item in enumerate(queue):
+            if item[0] is obj:  # one UPDATE per row in a statement: the fields merged
+                queue[index] = (obj, tuple(dict.fromkeys([*item[1], *names])))
+                return
+        queue.append((obj, tuple(names)))
+        return
     sql, written = _update_statement(type(obj), tuple(names))
     with connection.cursor() as cursor:
         cursor.execute(sql, [*_prepared(obj, written, adding=False), obj.pk])
 
 
-def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
+def update_many(objs: Sequence[models.Model], names: Sequence[str], *, later: bool = False) -> None:
     """``bulk_update(objs, names)`` in one statement whatever their number; on PostgreSQL an
     ``UPDATE ... FROM (VALUES ...)`` written here (the ORM's ``CASE WHEN`` per row and field
-    costs more to compile than to run), elsewhere the ORM's."""
+    costs more to compile than to run), elsewhere the ORM's. ``later``: with the next
+    ``insert_then`` (``collecting``)."""
     if not objs:
         return
     model = type(objs[0])
@@ -206,8 +268,7 @@ def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
         f"WHERE {table(model)}.{quoted(pk)} = v.{quoted(pk)}"
     )
     values = [value for obj in objs for value in [obj.pk, *_prepared(obj, written, adding=False)]]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+    _run([(sql, values)], later=later)
 
 
 @dataclass(frozen=True)
@@ -225,7 +286,7 @@ class Addition:
 SqlValues = Mapping[str, tuple[str, Sequence[Any]]]
 
 
-def upsert_add(*additions: Addition, sql: SqlValues | None = None) -> None:
+def upsert_add(*additions: Addition, sql: SqlValues | None = None, later: bool = False) -> None:
     """Add each row's figures to the row with its key, or insert it: on PostgreSQL one
     ``INSERT ... VALUES ... ON CONFLICT (key) DO UPDATE SET f = t.f + EXCLUDED.f`` per
     model, several models in one statement (each but the last in a ``WITH``), whatever the
@@ -233,6 +294,7 @@ def upsert_add(*additions: Addition, sql: SqlValues | None = None) -> None:
 
     ``sql``: a field (by name) written by an SQL expression and its parameters instead of a
     value, the same in every row of every model that has the field (PostgreSQL only).
+    ``later``: with the next ``insert_then`` (``collecting``).
     """
     additions = tuple(a for a in additions if a.rows)
     if not additions:
@@ -242,13 +304,7 @@ def upsert_add(*additions: Addition, sql: SqlValues | None = None) -> None:
         for addition in additions:
             _orm_add(addition)
         return
-    statements, values = [], []
-    for addition in additions:
-        statement, params = _upsert_add_statement(addition, sql or {})
-        statements.append(statement)
-        values += params
-    with connection.cursor() as cursor:
-        cursor.execute(_chained(statements), values)
+    _run([_upsert_add_statement(addition, sql or {}) for addition in additions], later=later)
 
 
 def _upsert_add_statement(addition: Addition, sql: SqlValues) -> tuple[str, list[Any]]:

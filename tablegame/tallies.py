@@ -26,10 +26,16 @@ from tablegame.models import Round, RoundTally, SettlementStep, Shoe, Table, Wag
 
 
 def add_settled(
-    table: Table, game: Round, wagers: Iterable[Wager], steps: Iterable[SettlementStep]
+    table: Table,
+    game: Round,
+    wagers: Iterable[Wager],
+    steps: Iterable[SettlementStep],
+    *,
+    later: bool = False,
 ) -> None:
     """Add a settled round, its wagers (House Money's included) and its steps to the tallies of
-    its gaming day: one statement whatever the number of wagers."""
+    its gaming day: one statement whatever the number of wagers (``later``: with the command's
+    record, ``casino.rows.collecting``)."""
     settled = [
         tallying.SettledWager(
             seat=w.seat,
@@ -49,7 +55,7 @@ def add_settled(
     figures = tallying.round_figures(
         void=False, steps=[(s.action, s.wager_type, s.amount) for s in steps]
     )
-    _add(table, game, tallying.wager_groups(settled), figures)
+    _add(table, game, tallying.wager_groups(settled), figures, later=later)
 
 
 def add_void(table: Table, game: Round) -> None:
@@ -58,7 +64,12 @@ def add_void(table: Table, game: Round) -> None:
 
 
 def _add(
-    table: Table, game: Round, groups: Sequence[dict[str, Any]], figures: dict[str, Any]
+    table: Table,
+    game: Round,
+    groups: Sequence[dict[str, Any]],
+    figures: dict[str, Any],
+    *,
+    later: bool = False,
 ) -> None:
     assert game.settled_at is not None
     wagers = [
@@ -77,6 +88,7 @@ def _add(
         rows.Addition(WagerTally, WagerTally.KEY, wagers),
         rows.Addition(RoundTally, RoundTally.KEY, played),
         sql=sql,
+        later=later,
     )
 
 

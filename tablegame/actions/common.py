@@ -62,15 +62,13 @@ class Command:
     """The round's cards, in dealing order, when the action has them all."""
     unwritten: list[models.Model] = field(default_factory=list)
     """Rows made but not yet written, the events recorded among them (``write``)."""
-    changed: list[tuple[models.Model, tuple[str, ...]]] = field(default_factory=list)
-    """Rows changed but not yet written, and the fields changed (``update_later``)."""
 
     def write(self, then: M | None = None) -> M | None:
-        """Write the rows changed and made (the events recorded among them), then ``then`` (the
-        command's record), in one statement."""
+        """Write the changes waiting (``rows.collecting``: rows updated ``later``) and the rows
+        made (the events recorded among them), then ``then`` (the command's record), in one
+        statement."""
         found, self.unwritten = self.unwritten, []
-        changed, self.changed = self.changed, []
-        return rows.insert_then(found, then, updated=changed)
+        return rows.insert_then(found, then)
 
 
 _command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
@@ -88,8 +86,9 @@ def command(table: Table, head: Head | None = None) -> Iterator[Command]:
     current = Command(table, head)
     token = _command.set(current)
     try:
-        yield current
-        current.write()  # whatever the caller did not write with its record
+        with rows.collecting():  # the actions' writes asked ``later`` wait for ``write``
+            yield current
+            current.write()  # whatever the caller did not write with its record
     finally:
         _command.reset(token)
 
@@ -133,15 +132,7 @@ def update_later(obj: models.Model, names: Sequence[str]) -> None:
     """A row's fields changed that nothing reads back from the database before the command
     ends (the action hands the row over to the answer): inside a command, written with its
     record, as they stand then (one statement, ``Command.write``); outside one, now."""
-    current = _command.get()
-    if current is None:
-        rows.update(obj, names)
-        return
-    for index, (queued, queued_names) in enumerate(current.changed):
-        if queued is obj:
-            current.changed[index] = (obj, tuple(dict.fromkeys([*queued_names, *names])))
-            return
-    current.changed.append((obj, tuple(names)))
+    rows.update(obj, names, later=True)
 
 
 def hand_over(

@@ -547,7 +547,7 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
         row.returned, row.fee, row.award = s.returned, s.fee, s.award or ""
         settled.append(row)
     # One UPDATE for every wager, so that settling costs the same whatever their number.
-    rows.update_many(settled, SETTLED_FIELDS)
+    rows.update_many(settled, SETTLED_FIELDS, later=True)  # with the command's record
     shoe = game.shoe
     marks = [step for step in round_steps if step.action is StepAction.MARK_VIGORISH]
     if marks:
@@ -564,8 +564,8 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
             for step in marks
         )
     game.state, game.settled_at = State.SETTLED, timezone.now()
-    rows.update(game, ["state", "settled_at"])
-    tallies.add_settled(table, game, taken, [*earlier, *saved])  # the day's, one statement
+    update_later(game, ["state", "settled_at"])  # handed over to the answer
+    tallies.add_settled(table, game, taken, [*earlier, *saved], later=True)  # the day's
     outcome = result.outcome
     record(
         table,

@@ -8,9 +8,10 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 (inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
-stored with the key in a transaction of its own. A wager or a card is four statements of its own:
-the lock, the read, its write, and its event with the command record
-(``tests/api/test_query_budgets``).
+stored with the key in a transaction of its own. A card is three statements of its own: the
+lock, the read, and one write (the shoe's count, the card, its event and the command record:
+``casino.rows.collecting``); a wager four (its row is written first, its key read back); a
+settlement five whatever the number of wagers (``tests/api/test_query_budgets``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ Once with session login (and its CSRF token, as the browser sends it), once with
 
 from __future__ import annotations
 
+from decimal import Decimal
 from io import StringIO
 
 from django.core.management import call_command
@@ -12,7 +13,7 @@ from rest_framework.test import APIClient
 
 from baccarat.seating import cut_offer_order
 from casino.record import verify_chain
-from tablegame.models import SettlementStep
+from tablegame.models import Round, RoundTally, SettlementStep, WagerTally
 from tests.api.conftest import Tablet, table_for
 
 
@@ -66,6 +67,23 @@ def check_settled(state: dict) -> None:
     assert wagers[(1, "banker")]["vigorish"] == "5.00"
     assert SettlementStep.objects.count() == 5
     assert verify_chain(table_for("ma-mini").chain_id).ok
+    # What the command wrote with its record is in the database as the answer says.
+    table = table_for("ma-mini")
+    stored = Round.objects.get(table=table)
+    assert (stored.state, stored.winner, stored.settled_at is not None) == (
+        "settled",
+        "banker",
+        True,
+    )
+    assert sorted((w.seat, w.type, w.result, str(w.vigorish)) for w in stored.wagers.all()) == [
+        (1, "banker", "win", "5.00"),
+        (2, "player", "lose", "0.00"),
+        (5, "banker", "win", "2.00"),
+    ]
+    assert stored.shoe.physical_cards_left == state["shoe"]["cards_left"] == 8 * 52 - 4 - 4
+    assert RoundTally.objects.get(table=table).rounds == 1
+    banker = WagerTally.objects.get(table=table, type="banker")
+    assert (banker.n, banker.amount, banker.vigorish) == (2, Decimal("137.00"), Decimal("7.00"))
 
 
 def session_tablet(username: str) -> Tablet:
