@@ -36,12 +36,14 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import (
     Case,
     Count,
     DecimalField,
     Exists,
     F,
+    IntegerField,
     OuterRef,
     Q,
     Subquery,
@@ -49,6 +51,8 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from accounting.forms_check import Reconciliation, reconcile
@@ -66,19 +70,9 @@ from baccarat.gamemath import analyse
 from baccarat.profiles import RulesSubmission
 from baccarat.wagertypes import WagerType
 from casino.events import payload_of
-from casino.models import Casino, Event
-from tablegame.events import (
-    CardCorrected,
-    CardsRelinquished,
-    LimitSet,
-    ProgressiveParameters,
-    RecutOrdered,
-    RulesFiled,
-    SeatsSet,
-    ShoePassed,
-    TableEvent,
-    TablePayload,
-)
+from casino.models import Casino
+from tablegame.decisions import decided, is_override
+from tablegame.events import CardCorrected, TablePayload
 from tablegame.models import (
     Irregularity,
     ProgressiveMeter,
@@ -242,7 +236,7 @@ class DayReport:
     corrections: list[Line] = field(default_factory=list)
     """Cards keyed in error and corrected with a supervisor's approval (``card_corrected``)."""
     overrides: list[Line] = field(default_factory=list)
-    """Supervisors' decisions at the tables, with their reasons (``OVERRIDES``)."""
+    """Supervisors' decisions at the tables, with their reasons (``tablegame.decisions``)."""
 
     @property
     def flags(self) -> list[tuple[str, str]]:
@@ -592,6 +586,7 @@ def _report(
     start, end = casino.gaming_day_bounds(day)
     ids = [t.pk for t in tables]
     rounds = day_rounds(ids, start, end)
+    corrections, overrides = _decisions(ids, start, end)
     wagers, per_hand = play.wagers, play.per_hand
     rules = _submissions(w["round__rules_id"] for w in wagers)
     moves = [house_move(w, rules[w["round__rules_id"]]) for w in wagers]
@@ -637,19 +632,9 @@ def _report(
         )["total"]
         or ZERO,
         irregularities=_irregularities(ids, start, end),
-        corrections=_corrections(ids, start, end),
-        overrides=_overrides(ids, start, end),
-        voids=[
-            Line(
-                r.table.name,
-                r.settled_at,
-                f"Shoe {r.shoe.number} round {r.number}: {r.void_reason}",
-                r.pk,
-            )
-            for r in rounds.filter(state=Round.State.VOID)
-            .select_related("table", "shoe")
-            .order_by("settled_at")
-        ],
+        corrections=corrections,
+        overrides=overrides,
+        voids=_voids(rounds),
         slips=list(
             Slip.objects.filter(casino=casino, day=day)
             .select_related(
@@ -836,111 +821,96 @@ def _irregularities(
     ]
 
 
-def _corrections(
+def _voids(rounds: Any) -> list[Line]:
+    """The day's void rounds, with why (read through the index of void rounds, ``round_void``:
+    a few among the day's rounds)."""
+    return [
+        Line(
+            r.table.name,
+            r.settled_at,
+            f"Shoe {r.shoe.number} round {r.number}: {r.void_reason}",
+            r.pk,
+        )
+        for r in rounds.filter(state=Round.State.VOID)
+        .select_related("table", "shoe")
+        .order_by("settled_at")
+    ]
+
+
+def _decisions(
     table_ids: list[int], start: datetime.datetime, end: datetime.datetime
-) -> list[Line]:
-    """The day's corrected cards, from the record: what was keyed, what was dealt, who
-    approved; each with the round it was in (the one in play at the table then)."""
-    found = (
-        Event.objects.filter(
-            chain__table__in=table_ids,
-            action=TableEvent.CARD_CORRECTED.value,
-            created_at__gte=start,
-            created_at__lt=end,
-        )
-        .select_related("chain__table")
-        .order_by("created_at")
-    )
-    lines = []
-    for event in found:  # a handful a day: each an exception a person reviews
-        correction = payload_of(event.action, event.data)
-        assert isinstance(correction, CardCorrected)
-        table = event.chain.table
-        game = (
-            Round.objects.filter(
-                table=table, number=correction.round, opened_at__lte=event.created_at
-            )
-            .order_by("-opened_at")
-            .values_list("pk", flat=True)
-            .first()
-        )
-        lines.append(Line(table.name, event.created_at, correction.describe(), game))
-    return lines
-
-
-#: The supervisors' decisions the day's exceptions list, from the record, besides the voids and
-#: the corrected cards (listed on their own): a recut ordered, the shoe passed on an order, the
-#: cards' turn relinquished, limits, seats, rules and progressive parameters changed.
-OVERRIDES: tuple[type[TablePayload], ...] = (
-    RecutOrdered,
-    ShoePassed,
-    CardsRelinquished,
-    LimitSet,
-    SeatsSet,
-    RulesFiled,
-    ProgressiveParameters,
-)
-
-
-def _is_override(payload: TablePayload) -> bool:
-    """A shoe passed because the rules said so (Banker lost) or by choice is no decision."""
-    return not isinstance(payload, ShoePassed) or payload.ordered
-
-
-def _overrides(
-    table_ids: list[int], start: datetime.datetime, end: datetime.datetime
-) -> list[Line]:
-    """The day's overrides, each with who decided and the round to review it in: the round it
-    names, else the round in play at the table then, else the next one dealt there that day,
-    else the last one before it."""
-    found = (
-        Event.objects.filter(
-            chain__table__in=table_ids,
-            action__in=[kind.kind.value for kind in OVERRIDES],
-            created_at__gte=start,
-            created_at__lt=end,
-        )
-        .select_related("chain__table", "actor")
-        .order_by("created_at")
-    )
-    lines = []
-    for event in found:  # a handful a day: each an exception a person reviews
+) -> tuple[list[Line], list[Line]]:
+    """The day's corrected cards and overrides, from the record, each with the round to review
+    it in: one query through the index of the decisions (``tablegame.decisions``), each
+    decision's rounds looked up by their index per table and opening (``round_opened_per_table``),
+    never a table's whole history."""
+    corrections, overrides = [], []
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Each lookup is a probe of an index, which the planner costs as a scan of the
+            # table's rounds: it would compile the query (JIT) for ten times longer than it runs.
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL jit = off")
+        events = list(_with_rounds(decided(table_ids, start, end), start, end))
+    for event in events:
         payload = payload_of(event.action, event.data)
         assert isinstance(payload, TablePayload)
-        if not _is_override(payload):
-            continue
-        table = event.chain.table
-        at_table = Round.objects.filter(table=table).order_by()
-        number = payload.round_number
-        if number is not None:
-            rounds = at_table.filter(number=number, opened_at__lte=event.created_at)
-            game = rounds.order_by("-opened_at").values_list("pk", flat=True).first()
-        else:
-            game = (
-                (
-                    at_table.filter(opened_at__lte=event.created_at)
-                    .filter(Q(settled_at__isnull=True) | Q(settled_at__gte=event.created_at))
-                    .order_by("-opened_at")
-                    .values_list("pk", flat=True)
-                    .first()
-                )
-                or (
-                    at_table.filter(opened_at__gte=event.created_at, opened_at__lt=end)
-                    .order_by("opened_at")
-                    .values_list("pk", flat=True)
-                    .first()
-                )
-                or (
-                    at_table.filter(opened_at__gte=start, opened_at__lt=event.created_at)
-                    .order_by("-opened_at")
-                    .values_list("pk", flat=True)
-                    .first()
-                )
-            )
-        who = event.actor.get_username() if event.actor else "the system"
-        text = f"{payload.title}: {payload.describe()} (by {who})"
-        lines.append(Line(table.name, event.created_at, text, game))
-    return lines
+        if isinstance(payload, CardCorrected):
+            table = event.chain.table
+            text = payload.describe()
+            corrections.append(Line(table.name, event.created_at, text, event.named_round))
+        elif is_override(payload):
+            overrides.append(_override(event, payload))
+    return corrections, overrides
+
+
+def _with_rounds(events: Any, start: datetime.datetime, end: datetime.datetime) -> Any:
+    """``events`` with the rounds at their table that a decision may be reviewed in: the one
+    with the number its payload names (the latest opened before it), the latest opened before
+    it and when that was settled, the next opened that day, the last opened that day before it.
+    """
+    at_table = Round.objects.filter(table=OuterRef("chain__table")).order_by()
+    before = at_table.filter(opened_at__lte=OuterRef("created_at")).order_by("-opened_at")
+    return events.annotate(
+        number=Cast(KT("data__round"), IntegerField()),
+        # Looked up only for a payload naming a round (a CASE is evaluated lazily).
+        named_round=Case(
+            When(
+                number__isnull=False,
+                then=Subquery(before.filter(number=OuterRef("number")).values("pk")[:1]),
+            ),
+            default=None,
+        ),
+        latest_round=Subquery(before.values("pk")[:1]),
+        latest_settled=Subquery(before.values("settled_at")[:1]),
+        next_round=Subquery(
+            at_table.filter(opened_at__gte=OuterRef("created_at"), opened_at__lt=end)
+            .order_by("opened_at")
+            .values("pk")[:1]
+        ),
+        last_round=Subquery(
+            at_table.filter(opened_at__gte=start, opened_at__lt=OuterRef("created_at"))
+            .order_by("-opened_at")
+            .values("pk")[:1]
+        ),
+    )
+
+
+def _override(event: Any, payload: TablePayload) -> Line:
+    """An override, with who decided and the round to review it in: the round it names, else
+    the round in play at the table then (the latest opened before it, unless settled before
+    it), else the next one dealt there that day, else the last one before it."""
+    if payload.round_number is not None:
+        game = event.named_round
+    elif event.latest_round and (
+        event.latest_settled is None or event.latest_settled >= event.created_at
+    ):
+        game = event.latest_round
+    else:
+        game = event.next_round or event.last_round
+    who = event.actor.get_username() if event.actor else "the system"
+    text = f"{payload.title}: {payload.describe()} (by {who})"
+    return Line(event.chain.table.name, event.created_at, text, game)
 
 
 def day_totals(casino: Casino, day: datetime.date) -> DayTotals:

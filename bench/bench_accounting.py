@@ -18,13 +18,20 @@ with a Banker, a Player and a Tie wager settled by a winner drawn from a hash of
 commission, return), and each table's opener, closer, a fill, a credit and its drop. Then the
 day's tallies, as the settlements would have written them (``tablegame.tallies.rebuild``: an
 ``INSERT ... SELECT`` from the generated rows; its time is printed, it is no part of the report).
+And the day's record (``generate_record``): eight events a round in its table's chain (wagers,
+no more bets, cards, settled: 19.2 million), the shoe passed by the rules at the big tables
+whenever Banker did not win, a decision (a correction or an override) in every 3,000 rounds
+and a void round in every 2,000, which the report lists among the day's exceptions.
 
 Measured (best of ``--repeat`` runs, after one warm-up): ``accounting.reports.day_report``, every
 query of the page, which reads the tallies; and the hand-written SQL over the raw rows: the same
 aggregates as three statements (the wagers per table, rules, decks, type and result, with House
 Money let ride on a losing wager; the rounds, voids and shoes per table; the player-dealer's fees
-per hand). Both figures are printed, with the row counts, and the report's wagers, amount and
-rounds are checked against the hand-written SQL's. Then the day is closed, which writes its
+per hand), and the lists of the day's exceptions (the decisions with the round each is reviewed
+in, and the void rounds). Both figures are printed, with the row counts, and the report's
+wagers, amount and rounds are checked against the hand-written SQL's; the lists are timed on
+their own as well, against their hand-written SQL, and their plans must read the indexes made
+for them (``event_decisions``, ``round_void``). Then the day is closed, which writes its
 summary (the same grouped rows, kept: a closed day's figures are final), and the closed day's
 report is timed again.
 ``--keep`` reuses data generated before with the same size.
@@ -84,6 +91,47 @@ HAND_SQL = {
           AND r.settled_at < %(end)s AND r.state = 'settled'
           AND st.action = 'collect_fee' AND st.wager_type = ''
         GROUP BY 1""",
+}
+
+
+#: The lists of the day's exceptions, hand-written: the decisions (with the same condition as
+#: the index of decisions, and the round to review each in, as the report finds it) and the void
+#: rounds.
+HAND_LISTS = {
+    "decisions": """
+        SELECT e.created_at, t.name, e.action, e.data, u.username,
+               CASE WHEN e.data ? 'round' THEN (
+                   SELECT r.id FROM tablegame_round r
+                   WHERE r.table_id = t.id AND r.number = (e.data ->> 'round')::int
+                     AND r.opened_at <= e.created_at ORDER BY r.opened_at DESC LIMIT 1)
+               ELSE COALESCE(
+                   (SELECT x.id FROM (
+                        SELECT r.id, r.opened_at, r.settled_at FROM tablegame_round r
+                        WHERE r.table_id = t.id AND r.opened_at <= e.created_at
+                        ORDER BY r.opened_at DESC LIMIT 5) x
+                    WHERE x.settled_at IS NULL OR x.settled_at >= e.created_at
+                    ORDER BY x.opened_at DESC LIMIT 1),
+                   (SELECT r.id FROM tablegame_round r
+                    WHERE r.table_id = t.id AND r.opened_at >= e.created_at
+                      AND r.opened_at < %(end)s ORDER BY r.opened_at LIMIT 1),
+                   (SELECT r.id FROM tablegame_round r
+                    WHERE r.table_id = t.id AND r.opened_at >= %(start)s
+                      AND r.opened_at < e.created_at ORDER BY r.opened_at DESC LIMIT 1))
+               END
+        FROM casino_event e
+        JOIN tablegame_table t ON t.chain_id = e.chain_id
+        LEFT JOIN auth_user u ON u.id = e.actor_id
+        WHERE t.id = ANY(%(tables)s) AND e.created_at >= %(start)s AND e.created_at < %(end)s
+          AND {decision}
+        ORDER BY e.created_at, e.id""",
+    "voids": """
+        SELECT r.settled_at, t.name, s.number, r.number, r.void_reason, r.id
+        FROM tablegame_round r
+        JOIN tablegame_table t ON t.id = r.table_id
+        JOIN tablegame_shoe s ON s.id = r.shoe_id
+        WHERE r.table_id = ANY(%(tables)s) AND r.settled_at >= %(start)s
+          AND r.settled_at < %(end)s AND r.state = 'void'
+        ORDER BY r.settled_at""",
 }
 
 
@@ -302,6 +350,116 @@ def generate(tables: int, per_hour: int, hours: int) -> Any:
     return casino
 
 
+#: The events of a round, in order (the noise the day's decisions are found among): two wagers
+#: placed (the third rides on the first's event in this count), no more bets, four cards, settled.
+ROUND_EVENTS = (
+    "wager_placed", "wager_placed", "no_more_bets", "card_dealt", "card_dealt", "card_dealt",
+    "card_dealt", "round_settled",
+)  # fmt: skip
+#: One void round in this many.
+VOID_EVERY = 2000
+#: One decision in this many rounds, of a kind drawn in turn from ``_decisions()``.
+DECISION_EVERY = 3000
+
+
+def _decisions() -> list[tuple[str, str]]:
+    """The decisions the bench records, as (kind, data) of their payloads."""
+    import json
+
+    from baccarat.outcome import Hand
+    from baccarat.wagertypes import WagerType
+    from tablegame import events as ev
+
+    payloads = (
+        ev.CardCorrected(round=1, position=2, hand=Hand.BANKER, entered="8C", card="9C",
+                         approved_by="bench-accounting", reason="Keyed 8"),
+        ev.LimitSet(wager=WagerType.BANKER, minimum=Decimal(25), maximum=Decimal(5000),
+                    reason="High roller"),
+        ev.RecutOrdered(shoe=1, reason="The cut card went in crooked"),
+        ev.SeatsSet(seats=6, before=7, reason="Seat 7 broken"),
+        ev.ShoePassed(seat=1, ordered=True, reason="Slow play, floor's call"),
+        ev.CardsRelinquished(round=1, hand=Hand.PLAYER, seat=1, now=None),
+    )  # fmt: skip
+    return [(p.kind.value, json.dumps(p.as_data())) for p in payloads]
+
+
+def generate_record(casino: Any, user: Any) -> dict[str, int]:
+    """A void round in every ``VOID_EVERY`` (its wagers stay as generated: no figure reads a void
+    round's wagers), and the day's record at the bench casino's tables: ``ROUND_EVENTS`` per
+    round, a decision
+    in every ``DECISION_EVERY`` rounds, and at the big tables the shoe passed by the rules
+    whenever Banker did not win (about half their rounds: no decision, and out of the index).
+    Hash columns hold generated values (nothing here verifies the chains); each round has ten
+    sequence numbers of its table's chain (the eight, a decision, a pass)."""
+    from django.db import connection
+
+    from tablegame.models import Table
+
+    tables = list(Table.objects.filter(pit__casino=casino).values_list("pk", flat=True))
+    kinds = _decisions()
+    made: dict[str, int] = {}
+    rounds = (
+        "FROM tablegame_round r JOIN tablegame_table t ON t.id = r.table_id "
+        "JOIN tablegame_shoe sh ON sh.id = r.shoe_id "
+    )
+    k = f"((sh.number - 1) * {ROUNDS_PER_SHOE} + r.number)"
+    columns = "chain_id, sequence, actor_id, action, data, created_at, prev_hash, hash"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tablegame_round r SET state = 'void', void_reason = 'Card dropped' "
+            "WHERE r.table_id = ANY(%(tables)s) AND abs(hashtext(r.id::text || ':v')) %% %(n)s = 0",
+            {"tables": tables, "n": VOID_EVERY},
+        )
+        made["voids"] = cursor.rowcount
+        cursor.execute(
+            f"INSERT INTO casino_event ({columns}) "
+            f"SELECT t.chain_id, ({k} - 1) * 10 + j, %(dealer)s, (%(actions)s::text[])[j], "
+            "CASE WHEN j <= 2 THEN jsonb_build_object('round', r.number, 'seat', j, "
+            "    'wager', (ARRAY['banker', 'player'])[j], 'amount', '100') "
+            "  WHEN j = 3 THEN jsonb_build_object('round', r.number) "
+            "  WHEN j <= 7 THEN jsonb_build_object('round', r.number, 'position', j - 3, "
+            "    'hand', (ARRAY['player', 'banker'])[1 + j %% 2], 'card', '9H') "
+            "  ELSE jsonb_build_object('round', r.number, 'winner', r.winner) END, "
+            "r.opened_at + make_interval(secs => j * 3), repeat('0', 64), "
+            "lpad(to_hex(r.id * 10 + j), 64, '0') "
+            f"{rounds} CROSS JOIN generate_series(1, {len(ROUND_EVENTS)}) j "
+            "WHERE r.table_id = ANY(%(tables)s)",
+            {"dealer": user.pk, "actions": list(ROUND_EVENTS), "tables": tables},
+        )
+        made["play"] = cursor.rowcount
+        cursor.execute(
+            f"INSERT INTO casino_event ({columns}) "
+            f"SELECT t.chain_id, ({k} - 1) * 10 + 9, %(floor)s, (%(kinds)s::text[])[1 + d.i], "
+            "CASE WHEN (%(data)s::jsonb[])[1 + d.i] ? 'round' "
+            "  THEN jsonb_set((%(data)s::jsonb[])[1 + d.i], '{round}', to_jsonb(r.number)) "
+            "  WHEN (%(kinds)s::text[])[1 + d.i] = 'recut_ordered' "
+            "  THEN jsonb_set((%(data)s::jsonb[])[1 + d.i], '{shoe}', to_jsonb(sh.number)) "
+            "  ELSE (%(data)s::jsonb[])[1 + d.i] END, "
+            "r.opened_at + interval '25 seconds', repeat('0', 64), "
+            "lpad(to_hex(r.id * 10 + 9), 64, '0') "
+            f"{rounds} CROSS JOIN LATERAL (SELECT abs(hashtext(r.id::text || ':d')) AS h) x "
+            "CROSS JOIN LATERAL (SELECT (x.h / %(every)s) %% %(n)s AS i) d "
+            "WHERE r.table_id = ANY(%(tables)s) AND x.h %% %(every)s = 0",
+            {"floor": user.pk, "kinds": [kind for kind, _ in kinds],
+             "data": [data for _, data in kinds], "n": len(kinds), "every": DECISION_EVERY,
+             "tables": tables},
+        )  # fmt: skip
+        made["decisions"] = cursor.rowcount
+        passed = '{"seat": 1, "ordered": false, "reason": "Banker\'s hand lost"}'
+        cursor.execute(
+            f"INSERT INTO casino_event ({columns}) "
+            f"SELECT t.chain_id, ({k} - 1) * 10 + 10, NULL, 'shoe_passed', %(passed)s::jsonb, "
+            "r.settled_at + interval '1 second', repeat('0', 64), "
+            "lpad(to_hex(r.id * 10 + 10), 64, '0') "
+            f"{rounds} WHERE r.table_id = ANY(%(tables)s) AND t.profile = 'ma-big' "
+            "AND r.winner <> 'banker'",
+            {"passed": passed, "tables": tables},
+        )
+        made["rules' passes"] = cursor.rowcount
+        cursor.execute("ANALYZE casino_event, tablegame_round")
+    return made
+
+
 def timed(call: Any, repeat: int) -> tuple[float, Any]:
     call()  # warm-up: the caches of PostgreSQL and of the game math
     best, answer = float("inf"), None
@@ -324,13 +482,15 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.db import connection
 
     from accounting.models import GamingDay
-    from accounting.reports import day_report
+    from accounting.reports import _decisions, _voids, day_report, day_rounds
     from accounting.services import close_gaming_day
-    from casino.models import Casino
+    from casino.models import Casino, Event
+    from tablegame import decisions
     from tablegame.models import Round, Table
     from tablegame.tallies import rebuild
 
@@ -349,6 +509,12 @@ def main() -> None:
         t0 = time.perf_counter()
         casino = generate(args.tables, args.rounds_per_hour, args.hours)
         print(f"generation took {time.perf_counter() - t0:.1f} s")
+    if not Event.objects.filter(chain__table__pit__casino=casino).exists():
+        t0 = time.perf_counter()
+        user, _ = User.objects.get_or_create(username="bench-accounting")
+        made = generate_record(casino, user)
+        print(f"record: {', '.join(f'{n} {what}' for what, n in made.items())}", end="")
+        print(f" (generated in {time.perf_counter() - t0:.1f} s)")
     start, end = casino.gaming_day_bounds(DAY)
     ids = list(Table.objects.filter(pit__casino=casino).values_list("pk", flat=True))
     california = list(
@@ -365,18 +531,41 @@ def main() -> None:
     report_s, report = timed(lambda: day_report(casino, DAY), args.repeat)
     assert not report.frozen
 
-    def hand() -> list[Any]:
+    params = {"tables": ids, "california": california, "start": start, "end": end}
+    decision = decisions.predicate("postgresql", "e")
+    hand_lists = [sql.replace("{decision}", decision) for sql in HAND_LISTS.values()]
+
+    def hand(statements: list[str]) -> list[Any]:
         rows = []
         with connection.cursor() as cursor:
-            for sql in HAND_SQL.values():
-                cursor.execute(
-                    sql,
-                    {"tables": ids, "california": california, "start": start, "end": end},
-                )
+            for sql in statements:
+                cursor.execute(sql, params)
                 rows.append(cursor.fetchall())
         return rows
 
-    hand_s, rows = timed(hand, args.repeat)
+    def lists() -> tuple[Any, Any]:
+        return _decisions(ids, start, end), _voids(day_rounds(ids, start, end))
+
+    lists_s, ((corrections, overrides), voids) = timed(lists, args.repeat)
+    hand_lists_s, (decided, voided) = timed(lambda: hand(hand_lists), args.repeat)
+    events = Event.objects.filter(chain__table__pit__casino=casino).count()
+    print(
+        f"exceptions: {len(corrections)} corrections, {len(overrides)} overrides and "
+        f"{len(voids)} voids among {events} events of the record; the hand SQL: {len(decided)} "
+        f"decisions, {len(voided)} voids"
+    )
+    assert len(decided) == len(corrections) + len(overrides) and len(voided) == len(voids)
+    assert all(line.round_id for line in [*corrections, *overrides, *voids])
+    plans = {
+        "decisions": decisions.decided(ids, start, end).explain(),
+        "voids": day_rounds(ids, start, end).filter(state="void").explain(),
+    }
+    for name, index in (("decisions", decisions.INDEX), ("voids", "round_void")):
+        assert index in plans[name], plans[name]
+        read = next(line for line in plans[name].splitlines() if index in line)
+        print(f"plan of the {name}: {read.strip().removeprefix('->  ')}")
+
+    hand_s, rows = timed(lambda: hand([*HAND_SQL.values(), *hand_lists]), args.repeat)
     total = report.total
     hand_rounds = sum(r[1] for r in rows[1])
     print(
@@ -390,8 +579,11 @@ def main() -> None:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"machine: {os.cpu_count()} cores, load average {load} (others' work shares them)")
     print(f"day_report (every query of the page, from the tallies): {report_s:.2f} s (goal < 10 s)")
-    print(f"hand-written SQL aggregate over the raw rows:          {hand_s:.2f} s")
+    print(f"hand-written SQL aggregate over the raw rows, and lists: {hand_s:.2f} s")
     print(f"ratio: {report_s / hand_s:.2f}x (goal <= 2x)")
+    print(f"the exceptions' lists (decisions and voids) of the report: {lists_s:.3f} s")
+    print(f"the same lists, hand-written SQL:                         {hand_lists_s:.3f} s")
+    print(f"ratio: {lists_s / hand_lists_s:.2f}x")
 
     t0 = time.perf_counter()
     close_gaming_day(casino, DAY)

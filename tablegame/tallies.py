@@ -7,7 +7,9 @@ settled round is final (a card is corrected, or a round voided, only before sett
 tally only grows.
 
 ``rebuild`` writes a gaming day's tallies from the rounds and wagers themselves (``INSERT ...
-SELECT``): for days settled before the tallies existed, and to check them.
+SELECT``): to check them, and by hand (``manage.py rebuild_tallies``). The migration that made
+the tallies (``0010_day_tallies``) wrote those of the days settled before them with its own
+copy of these statements, so that a later change here cannot change what it does.
 """
 
 from __future__ import annotations

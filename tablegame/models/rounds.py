@@ -93,6 +93,13 @@ class Round(models.Model):
             ),
             # A table's rounds settled within a gaming day (accounting's reports).
             models.Index(fields=("table", "settled_at"), name="round_settled_per_table"),
+            # The round in play at a table at an instant, or the one with a number then (the
+            # rounds the day's decisions are reviewed in: ``accounting.reports``).
+            models.Index(fields=("table", "opened_at"), name="round_opened_per_table"),
+            # The day's void rounds (accounting's exceptions): a few among millions.
+            models.Index(
+                fields=("settled_at",), condition=models.Q(state="void"), name="round_void"
+            ),
         )
 
     def __str__(self) -> str:

@@ -4,6 +4,7 @@ same tallies again from the record."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from decimal import Decimal
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -187,6 +189,20 @@ def test_rebuilding_a_day_writes_the_tallies_the_settlements_wrote(staff):
     call_command("rebuild_tallies", casino=casino.name, stdout=out)
     assert f"gaming day {day}:" in out.getvalue()
     assert _tallies() == written
+
+
+def test_the_migration_tallies_the_days_played_before_as_the_settlements_do(staff):
+    """Migration 0010 tallies the days settled before the tallies existed with its own SQL and
+    the models of its time (no current code): the rows the settlements wrote."""
+    play_every_profile(staff)
+    written = _tallies()
+    WagerTally.objects.all().delete()
+    RoundTally.objects.all().delete()
+    migration = importlib.import_module("tablegame.migrations.0010_day_tallies")
+    state = MigrationLoader(connection).project_state(("tablegame", "0010_day_tallies"))
+    with connection.schema_editor() as editor:
+        migration.tally_the_days_played(state.apps, editor)
+    assert written and _tallies() == written
 
 
 def test_the_open_days_report_reads_no_wager(staff):
