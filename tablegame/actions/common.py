@@ -128,6 +128,17 @@ def insert_later(found: Sequence[models.Model]) -> None:
         rows.insert_then(found)
 
 
+def insert_now_or_later(obj: M) -> M:
+    """A new row whose key the command does not read back: inside a command, written with its
+    record (one statement, ``Command.write``; its key stays unread); outside one, now, with its
+    key."""
+    current = _command.get()
+    if current is None:
+        return rows.insert(obj)
+    current.unwritten.append(obj)
+    return obj
+
+
 def update_later(obj: models.Model, names: Sequence[str]) -> None:
     """A row's fields changed that nothing reads back from the database before the command
     ends (the action hands the row over to the answer): inside a command, written with its

@@ -40,6 +40,7 @@ from tablegame.actions.common import (
     check_text,
     hand_over,
     insert_later,
+    insert_now_or_later,
     lock_table,
     record,
     update_later,
@@ -174,7 +175,7 @@ def place_wager(
     if existing:
         previous = existing.amount
         existing.amount, existing.ride = money, ride_on.value if ride_on else ""
-        rows.update(existing, ["amount", "ride"])
+        update_later(existing, ["amount", "ride"])  # with the command's record
         placed = existing
         record(
             table,
@@ -189,7 +190,7 @@ def place_wager(
             ),
         )
     else:
-        placed = rows.insert(
+        placed = insert_now_or_later(  # with the command's record
             Wager(
                 round=game,
                 seat=seat,

@@ -10,8 +10,8 @@ and the parts of the table state they changed (``selectors.command_answer``), is
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
 stored with the key in a transaction of its own. A card is three statements of its own: the
 lock, the read, and one write (the shoe's count, the card, its event and the command record:
-``casino.rows.collecting``); a wager four (its row is written first, its key read back); a
-settlement five whatever the number of wagers (``tests/api/test_query_budgets``).
+``casino.rows.collecting``), and so is a wager; a settlement five whatever the number of wagers
+(``tests/api/test_query_budgets``).
 """
 
 from __future__ import annotations

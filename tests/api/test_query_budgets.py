@@ -28,7 +28,7 @@ from tests.api.conftest import Tablet
 #: The most queries of the command itself (issue 10: at most 6 for a card or a wager).
 COMMAND_BUDGETS = {
     "round/open/": 4,
-    "round/wagers/": 4,
+    "round/wagers/": 3,
     "round/no-more-bets/": 3,
     "round/cards/": 3,
     "round/cards/ (the coup completes)": 3,
