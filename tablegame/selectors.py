@@ -19,7 +19,7 @@ from baccarat.irregularities import IrregularityKind
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
 from casino.record import chain_head, head_of
-from tablegame.events import TableEvent, TablePayload, event_data
+from tablegame.events import RoundSettled, TableEvent, TablePayload, event_data
 from tablegame.models import Card, DeckChange, Round, Shoe, Table, VigorishMarker
 
 
@@ -72,7 +72,9 @@ CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.CARD_CORRECTED: ("round", "shoe"),
     _K.IRREGULARITY: ("round", "shoe"),
     _K.HOUSE_MONEY_SETTLED: ("round",),
-    _K.ROUND_SETTLED: ("round", "shoe", "markers", "meters", "table"),
+    # The meters' changes at settlement have events of their own (contributed, hit, reset);
+    # the markers change only where vigorish is marked (``_changed_by``).
+    _K.ROUND_SETTLED: ("round", "shoe", "markers", "table"),
     _K.PROGRESSIVE_HIT: ("round", "meters"),
     _K.PROGRESSIVE_CONTRIBUTED: ("meters",),
     _K.PROGRESSIVE_RESET: ("meters",),
@@ -118,7 +120,7 @@ def command_answer(
     (saved), so that they are not read again.
     """
     kinds = [TableEvent(payload.kind) for _, payload in events]
-    names = {name for kind in kinds for name in CHANGES[kind]}
+    names = {name for _, payload in events for name in _changed_by(payload)}
     reads = _Reads(table, game=game, shoe=shoe)
     answer: dict[str, Any] = {
         "sequence": events[-1][0] if events else last_sequence(table),
@@ -139,6 +141,17 @@ def command_answer(
             answer[name] = reads.part(name)
             answer["changed"].append(name)
     return answer
+
+
+def _changed_by(payload: TablePayload) -> tuple[str, ...]:
+    """The parts of the table state an event changed: ``CHANGES``, less the markers for a
+    settlement that marked no vigorish (the open markers stand as they were)."""
+    names = CHANGES[TableEvent(payload.kind)]
+    if isinstance(payload, RoundSettled) and not any(
+        step.action is Action.MARK_VIGORISH for step in payload.steps
+    ):
+        return tuple(name for name in names if name != "markers")
+    return names
 
 
 def last_sequence(table: Table) -> int:

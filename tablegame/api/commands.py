@@ -10,7 +10,8 @@ and the parts of the table state they changed (``selectors.command_answer``), is
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
 stored with the key in a transaction of its own. A card is three statements of its own: the
 lock, the read, and one write (the shoe's count, the card, its event and the command record:
-``casino.rows.collecting``), and so is a wager; a settlement five whatever the number of wagers
+``casino.rows.collecting``), and so is a wager, and a settlement whatever the number of wagers
+(five where it marks vigorish: the markers are written, then read for the answer)
 (``tests/api/test_query_budgets``).
 """
 

@@ -32,7 +32,7 @@ COMMAND_BUDGETS = {
     "round/no-more-bets/": 3,
     "round/cards/": 3,
     "round/cards/ (the coup completes)": 3,
-    "round/settle/": 5,  # the wagers, the round and the day's tallies with the record
+    "round/settle/": 3,  # 5 where vigorish is marked: the markers written, then read
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
 AUTH, SAVEPOINTS = 3, 2
