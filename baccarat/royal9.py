@@ -165,11 +165,12 @@ def royal9_award(
 def royal9_prize(
     award: Royal9Award, options: Royal9Options, meters: Mapping[str, Decimal]
 ) -> Decimal:
-    """What the award pays: a fixed amount, or the whole of its progressive meter."""
+    """What the award pays, to the cent: a fixed amount, or the whole of its progressive
+    meter."""
     meter = award.meter
     if meter is None:
-        return options.fixed_prizes[award]
-    return meters.get(meter, options.progressive(meter).reseed)
+        return options.fixed_prizes[award].quantize(CENT)
+    return meters.get(meter, options.progressive(meter).reseed).quantize(CENT)
 
 
 def contribute(meter: Decimal, wagered: Decimal, progressive: Progressive) -> Decimal:

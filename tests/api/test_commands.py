@@ -78,6 +78,14 @@ def test_vigorish_markers_are_collected_or_turned_into_a_form_request(
     state = tablet.do(table, "round/settle/")
     by_seat = {m["seat"]: m for m in state["markers"]}
     assert (by_seat[2]["amount"], by_seat[5]["amount"]) == ("5.00", "2.00")
+    # A round that marks nothing leaves the markers as they stand (``tablet.do`` checks the
+    # tablet's state, its answer put in place, against the whole state).
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/wagers/", {"seat": 2, "type": "banker", "amount": "100"})
+    tablet.do(table, "round/no-more-bets/")
+    deal(tablet, table, ["9H", "2C", "KD", "3S"])  # Player 9, Banker 5: Banker loses
+    state = tablet.do(table, "round/settle/")
+    assert {m["seat"]: m["amount"] for m in state["markers"]} == {2: "5.00", 5: "2.00"}
     state = tablet.do(table, f"markers/{by_seat[2]['id']}/collect/")
     state = tablet.do(table, f"markers/{by_seat[5]['id']}/form/", {"reason": "Left in a hurry"})
     assert state["markers"] == []
@@ -163,3 +171,17 @@ def test_the_california_player_dealer_takes_the_position_and_sets_a_bank(tablet,
     tablet.do(table, "round/open/")
     state = tablet.do(table, "round/player-dealer-bank/", {"bank": "100"})
     assert state["round"]["player_dealer_bank"] == "100.00"
+
+
+def test_royal_9_meters_move_on_the_tablet_as_the_settlement_feeds_and_pays_them(
+    tablet, dealer, floor
+):
+    table = ready_table("ma-big", dealer, floor, seats=(1, 2))
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/wagers/", {"seat": 1, "type": "royal9", "amount": "5"})
+    tablet.do(table, "round/wagers/", {"seat": 2, "type": "royal9", "amount": "5"})
+    tablet.do(table, "round/no-more-bets/")
+    deal(tablet, table, ["2H", "KC", "3S", "9D"])  # seat 1's Personal King-9, to the Banker
+    state = tablet.do(table, "round/settle/")  # checked against the whole state, meters too
+    assert state["meters"]["spade"] == "450.00"  # paid in full, reseeded
+    assert state["meters"]["star"] == "50000.60"
