@@ -203,6 +203,14 @@ def _json(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
+def _table(table_id: int) -> Table:
+    """The table a form acts on, with its pit and casino, or a refusal."""
+    table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
+    if table is None:
+        raise ActionError("There is no such table.")
+    return table
+
+
 def _answer(run: Any) -> HttpResponse:
     try:
         run()
@@ -221,9 +229,7 @@ def file_table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
     assert isinstance(actor, Actor)
 
     def run() -> None:
-        table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
-        if table is None:
-            raise ActionError("There is no such table.")
+        table = _table(table_id)
         body = _json(request)
         record = table.rules_record()
         profile = str(body.get("profile") or (record.profile if record else table.profile))
@@ -282,9 +288,7 @@ def table_seats(request: HttpRequest, table_id: int) -> HttpResponse:
     assert isinstance(actor, Actor)
 
     def run() -> None:
-        table = Table.objects.filter(pk=table_id).first()
-        if table is None:
-            raise ActionError("There is no such table.")
+        table = _table(table_id)
         body = _json(request)
         seats = body.get("seats")
         if isinstance(seats, str) and seats.strip().isdigit():
@@ -305,9 +309,7 @@ def table_decks(request: HttpRequest, table_id: int) -> HttpResponse:
     assert isinstance(actor, Actor)
 
     def run() -> None:
-        table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
-        if table is None:
-            raise ActionError("There is no such table.")
+        table = _table(table_id)
         body = _json(request)
         set_deck_schedule(
             table,
