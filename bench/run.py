@@ -59,6 +59,9 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=min(4, os.cpu_count() or 1), help="Server processes."
     )
+    parser.add_argument(
+        "--auth", default="session", help="How the bots sign in: session (as the tablet) or token."
+    )
     parser.add_argument("--quick", action="store_true", help="5 and 10 tables for 15 s.")
     parser.add_argument("--no-write", action="store_true", help="Print only; keep RESULTS.md.")
     args = parser.parse_args()
@@ -77,15 +80,17 @@ def main() -> None:
         baselines = _baselines(database, redis)
         sections.append(_queries())
         runs = [
-            _simulate(int(n), "real", args.seconds, args.server, args.workers)
+            _simulate(int(n), "real", args.seconds, args.server, args.workers, args.auth)
             for n in args.sweep.split(",")
             if n.strip()
         ]
         if args.max_tables:
             runs.append(
-                _simulate(args.max_tables, "max", args.max_seconds, args.server, args.workers)
+                _simulate(
+                    args.max_tables, "max", args.max_seconds, args.server, args.workers, args.auth
+                )
             )
-        sections.insert(2, _floor(runs, baselines, args.server, args.workers))
+        sections.insert(2, _floor(runs, baselines, args.server, args.workers, args.auth))
     text = "\n".join(sections)
     print(text)
     if not args.no_write:
@@ -283,9 +288,12 @@ def _queries() -> str:
 # -- the floor -----------------------------------------------------------------------------
 
 
-def _simulate(tables: int, pace: str, seconds: float, server: str, workers: int) -> dict[str, Any]:
+def _simulate(
+    tables: int, pace: str, seconds: float, server: str, workers: int, auth: str
+) -> dict[str, Any]:
     command = [sys.executable, "manage.py", "simulate", "--tables", str(tables), "--pace", pace]
     command += ["--seconds", str(seconds), "--server", server, "--workers", str(workers)]
+    command += ["--auth", auth]
     command += ["--seed", "1", "--json"]
     print(f"== simulate {tables} tables, {pace} pace, {seconds:.0f} s", file=sys.stderr)
     began = time.monotonic()
@@ -317,21 +325,26 @@ def _servers(server: str, workers: int) -> str:
 
 
 def _floor(
-    runs: list[dict[str, Any]], baselines: dict[str, float], server: str, workers: int
+    runs: list[dict[str, Any]], baselines: dict[str, float], server: str, workers: int, auth: str
 ) -> str:
+    signed_in = (
+        "signed in with its session and CSRF token, as the tablet is"
+        if auth == "session"
+        else "signed in with an API token, as a script is"
+    )
     commits, publishes = baselines["pgbench commits/s"], baselines["redis PUBLISH/s"]
     lines = [
         "## The live floor",
         "",
         "`python manage.py simulate --tables N --pace real|max --seconds S`: a dealer bot per "
-        "table plays real rounds (random wagers of every type the table offers) over HTTP "
-        f"straight to {_servers(server, workers)} (production settings, no proxy in front) "
-        "while every table's tablet and display, each pit's console (10 tables a pit) and the "
-        "surveillance wall listen on their sockets. Real pace is about 200 rounds an hour per "
-        "table. Card to every screen: from sending the card to its notice on the last of its "
-        "table's four screens. Lost: notices a screen never got, of those the record says it "
-        "should have. CPU per command done; PostgreSQL's and Redis' CPU include anything else "
-        "using them at the time.",
+        "table plays real rounds (random wagers of every type the table offers) over HTTP, "
+        f"{signed_in}, straight to {_servers(server, workers)} (production settings, no "
+        "proxy in front) while every table's tablet and display, each pit's console (10 "
+        "tables a pit) and the surveillance wall listen on their sockets. Real pace is about "
+        "200 rounds an hour per table. Card to every screen: from sending the card to its "
+        "notice on the last of its table's four screens. Lost: notices a screen never got, of "
+        "those the record says it should have. CPU per command done; PostgreSQL's and Redis' "
+        "CPU include anything else using them at the time.",
         "",
         f"Measured in the same run: pgbench {commits:,.0f} single-row commits/s (4 clients), "
         f"redis-benchmark {publishes:,.0f} PUBLISH/s (4 clients).",

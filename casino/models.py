@@ -15,6 +15,8 @@ import datetime
 import zoneinfo
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -231,3 +233,25 @@ class SignInLock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} until {self.until:%Y-%m-%d %H:%M:%S}"
+
+
+class StaffSession(AbstractBaseSession):
+    """A signed-in session (``casino.sessions.SessionStore``): Django's session row with the
+    user it signs in, so that one statement reads the session, its user and their role."""
+
+    #: No constraint in the database: a sign-in racing its user's removal must not fail the
+    #: session's INSERT (Django's ``create`` would try new keys for ever); a session whose user
+    #: is gone reads as nobody's, and deleting a user deletes their sessions (Django's cascade).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.CASCADE,
+        db_constraint=False,
+        related_name="+",
+    )
+
+    @classmethod
+    def get_session_store_class(cls) -> type[SessionBase]:
+        from casino.sessions import SessionStore
+
+        return SessionStore

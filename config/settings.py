@@ -87,7 +87,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, with the user and their role read in the session's statement (casino/sessions.py).
+    "casino.sessions.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Sessions expire when idle (SESSION_IDLE_SECONDS; casino/sessions.py).
@@ -156,6 +157,8 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The pit's watch: alerts for what at a table needs a supervisor (pit/alerts.py).
     "watch-the-tables": {"task": "pit.tasks.watch_tables", "schedule": PIT_ALERT_SECONDS},
+    # Sessions past their expiry, deleted (casino/sessions.py).
+    "clear-expired-sessions": {"task": "casino.tasks.clear_expired_sessions", "schedule": 3600.0},
     # Accounting: close each gaming day once it is due (accounting.services.days_due).
     "close-gaming-days": {"task": "accounting.tasks.close_gaming_days", "schedule": 900.0},
 }
@@ -182,6 +185,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.signin.lockout_page"
 AXES_VERBOSE = False
 AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failed sign-in, kept (the last 1,000 per user)
+# Django's database sessions, each row naming its user (casino/sessions.py).
+SESSION_ENGINE = "casino.sessions"
 # A session ends after this long without a request (casino/sessions.py).
 SESSION_IDLE_SECONDS = int(os.environ.get("SESSION_IDLE_SECONDS", str(30 * 60)))
 SESSION_COOKIE_AGE = SESSION_IDLE_SECONDS

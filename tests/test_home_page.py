@@ -47,8 +47,9 @@ def test_home_queries_do_not_grow_with_the_tables(
     client: Client, seeded: str, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     client.login(username="pitboss", password="baccarat")
-    # session, user, role groups, pits with casinos, tables, their Rules Submissions: one each.
-    with django_assert_num_queries(6):
+    # The session with its user and role (casino/sessions.py); pits with casinos, tables, their
+    # Rules Submissions: one each.
+    with django_assert_num_queries(4):
         client.get("/")
 
 

@@ -27,6 +27,7 @@ from django.utils.crypto import get_random_string
 from baccarat.profiles import PROFILES, TableType
 from casino import roles
 from casino.models import Casino, Event, Pit
+from casino.sessions import SessionStore
 from tablegame.api.tokens import issue_api_token, issue_api_tokens
 from tablegame.models import DealerAssignment, Round, Shoe, Table, VigorishMarker
 
@@ -205,10 +206,10 @@ def _assign_dealers(tables: list[SimTable], *, floor: User) -> list[User]:
 
 def _sessions_for(users: list[User]) -> dict[str, str]:
     """Logged-in sessions for ``users`` by username, as :func:`_session_for` makes them; with
-    the database's session store, in one INSERT."""
-    if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
-        return {user.username: _session_for(user) for user in users}
+    the casino's session store, in one INSERT."""
     store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    if not issubclass(store_class, SessionStore):
+        return {user.username: _session_for(user) for user in users}
     model = store_class.get_model_class()
     expires = timezone.now() + datetime.timedelta(seconds=settings.SESSION_COOKIE_AGE)
     made = {
@@ -216,6 +217,7 @@ def _sessions_for(users: list[User]) -> dict[str, str]:
             session_key=get_random_string(32, VALID_KEY_CHARS),
             session_data=store_class().encode(_logged_in(user)),
             expire_date=expires,
+            user=user,
         )
         for user in users
     }

@@ -68,6 +68,8 @@ class Report:
     seconds: float
     """The measured window."""
     server: str
+    auth: str = "session"
+    """How the bots signed in: ``session`` (as the tablet) or ``token``."""
     setup_seconds: float = 0.0
     tables_playing: int = 0
     rounds: int = 0
@@ -109,7 +111,8 @@ class Report:
         lines = [
             f"{self.tables} tables ({self.tables_playing} playing) in {self.pits} pits, "
             f"{self.screens} screens, {self.pace} pace, {self.seconds:.0f} s measured, "
-            f"server {self.server} (setup {self.setup_seconds:.0f} s)",
+            f"server {self.server}, bots signed in by {self.auth} "
+            f"(setup {self.setup_seconds:.0f} s)",
             f"rounds: {self.rounds} ({self.rounds_per_second:.2f}/s); commands: {self.commands} "
             f"({self.commands_per_second:.1f}/s)",
             f"command latency: {self.command_latency.text()}",

@@ -48,7 +48,7 @@ from tablegame.simulation.server import (
     production_env,
     start_server,
 )
-from tablegame.simulation.transport import HttpTransport
+from tablegame.simulation.transport import AUTHS, HttpTransport, session_headers, token_headers
 
 SURVEILLANCE = "sim-surveillance"
 #: Bots making their tables ready at once, and sockets opening at once.
@@ -84,12 +84,17 @@ class Options:
     cards_per_shoe: int | None = None
     """Cards dealt before the cut card comes out (default: all but 14 to 30)."""
     rounds_per_hour: float = ROUNDS_PER_HOUR
+    auth: str = "session"
+    """How the bots sign in: ``session`` (as the tablet: its session cookie and CSRF token) or
+    ``token`` (an API token, as a script)."""
 
 
 def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
     """Run the simulation and measure it."""
     if options.pace not in ("real", "max"):
         raise ValueError("The pace is real or max.")
+    if options.auth not in AUTHS:
+        raise ValueError(f"The bots sign in by {' or '.join(AUTHS)}.")
     # Stopped by a signal (a time limit): still stop the server, in a finally below.
     main = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, _stop_now) if main else None
@@ -141,9 +146,11 @@ async def _run(
 ) -> Report:
     rng = random.Random(options.seed)
     log = CommandLog()
+    staff = floor.staff
+    signs_in = session_headers(staff.sessions) if options.auth == "session" else None
     http = HttpTransport(
         url,
-        floor.staff.tokens,
+        signs_in or token_headers(staff.tokens),
         connections=options.tables + READYING_AT_ONCE,
         timeout=COMMAND_TIMEOUT,
     )
@@ -171,6 +178,7 @@ async def _run(
         pace=options.pace,
         seconds=options.seconds,
         server=f"{options.server} x{options.workers}" if server else url,
+        auth=options.auth,
     )
     screens_http = aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(limit=0),  # a socket holds its connection while open

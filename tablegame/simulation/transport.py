@@ -1,6 +1,8 @@
 """How a dealer bot reaches the API: over HTTP (the load test), or in-process (query counts).
 
-Both authenticate with the staff's API tokens and send every command with an Idempotency-Key.
+Over HTTP a bot signs in as the tablet does, with its session (and the CSRF token a page would
+hold), or with an API token, as a script does (``--auth``); in-process, with a token. Both send
+every command with an Idempotency-Key.
 Neither reads a command's answer beyond its status (and a refusal's text, for the report).
 """
 
@@ -14,9 +16,11 @@ from typing import Any
 
 import aiohttp
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils.crypto import get_random_string
 
 from tablegame.simulation.dealer import Answer, route_label
 
@@ -24,18 +28,43 @@ from tablegame.simulation.dealer import Answer, route_label
 ERROR_CHARS = 300
 
 
+AUTHS = ("session", "token")
+
+
+def session_headers(sessions: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Each user's headers as a signed-in tablet sends them: the session's cookie, and the CSRF
+    token in its cookie and its header (as ``static/js/http.js`` sends it)."""
+    made = {}
+    for user, key in sessions.items():
+        csrf = get_random_string(32)
+        cookie = f"{settings.SESSION_COOKIE_NAME}={key}; {settings.CSRF_COOKIE_NAME}={csrf}"
+        made[user] = {"Cookie": cookie, "X-CSRFToken": csrf}
+    return made
+
+
+def token_headers(tokens: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Each user's headers with their API token."""
+    return {user: {"Authorization": f"Token {key}"} for user, key in tokens.items()}
+
+
 class HttpTransport:
-    """Keep-alive connections to the server; one request at a time per bot."""
+    """Keep-alive connections to the server; one request at a time per bot. ``headers``: each
+    user's, that sign them in (``session_headers`` or ``token_headers``)."""
 
     def __init__(
-        self, base_url: str, tokens: dict[str, str], *, connections: int, timeout: float
+        self,
+        base_url: str,
+        headers: dict[str, dict[str, str]],
+        *,
+        connections: int,
+        timeout: float,
     ) -> None:
         self.base_url = base_url
-        self.headers = {user: {"Authorization": f"Token {key}"} for user, key in tokens.items()}
+        self.headers = headers
         self.session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=connections, force_close=False),
             timeout=aiohttp.ClientTimeout(total=timeout),
-            cookie_jar=aiohttp.DummyCookieJar(),  # tokens only: no session, no CSRF
+            cookie_jar=aiohttp.DummyCookieJar(),  # the headers sign in; nothing set is kept
             json_serialize=json.dumps,
         )
 

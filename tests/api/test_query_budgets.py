@@ -4,9 +4,11 @@ type, so that a change that adds queries to the live path fails here.
 Two counts per command. The command's own: from the table's lock to the last write before
 COMMIT (``tablegame.live``: the lock, one read of the table's state in play, the writes, then
 the events with the command record in one statement). And the whole request: besides, the
-session, the user and their role (3) and the command record's savepoint inside the test's own
-transaction (2; BEGIN and COMMIT in production, which Django does not count). A token costs
-one query instead of three (``test_a_token_command_reads_its_token_user_and_role_in_one_query``).
+session read with its user and their role (1, ``casino.sessions``;
+``tests/api/test_session_reads.py``) and the command record's savepoint inside the test's own
+transaction (2; BEGIN and COMMIT in production, which Django does not count). A token costs one
+query too (``test_a_token_command_reads_its_token_user_and_role_in_one_query``), and none when
+its process read it less than 5 s before.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ COMMAND_BUDGETS = {
     "round/settle/": 3,  # 5 where vigorish is marked: the markers written, then read
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
-AUTH, SAVEPOINTS = 3, 2
+AUTH, SAVEPOINTS = 1, 2
 BUDGETS = {route: n + AUTH + SAVEPOINTS for route, n in COMMAND_BUDGETS.items()}
 
 

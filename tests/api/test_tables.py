@@ -32,6 +32,6 @@ def test_the_list_shows_every_table_with_the_title_of_its_game(tablet, mini, tab
 def test_the_list_reads_the_floor_in_a_fixed_number_of_queries(
     tablet, seeded, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(4):
         response = tablet.client.get("/api/tables/")
     assert len(response.json()) == Table.objects.count() > 5

@@ -57,5 +57,5 @@ def test_the_console_query_count_does_not_grow_with_tables(
     for profile in ("ma-mini", "s42-mini", "ma-big"):
         ready_table(profile, dealer, floor, seats=(1, 2))
     client = logged_in("floor")
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(12):
         client.get("/floor/")

@@ -9,14 +9,13 @@ from io import StringIO
 from unittest import mock
 
 from axes.models import AccessFailureLog
-from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from casino.models import Event
+from casino.models import Event, StaffSession
 from casino.sessions import SEEN
 from tablegame.api import tokens
 from tablegame.api.tokens import digest, issue_api_token
@@ -30,11 +29,11 @@ def test_a_session_idle_for_its_whole_idle_time_is_signed_out(db, dealer, settin
     client = Client()
     assert client.post("/login/", {"username": "dealer", "password": "baccarat"}).status_code == 302
     assert client.get("/").status_code == 200
-    session = Session.objects.get()
+    session = StaffSession.objects.get()
     assert session.expire_date - timezone.now() <= datetime.timedelta(
         seconds=settings.SESSION_IDLE_SECONDS
     )
-    Session.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
+    StaffSession.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
     answer = client.get("/")
     assert answer.status_code == 302 and answer["Location"].startswith("/login/")
 
@@ -45,9 +44,9 @@ def test_a_session_in_use_has_its_expiry_renewed(db, dealer, settings):
     session = client.session
     session[SEEN] = int(session[SEEN]) - 120  # last renewed two minutes ago
     session.save()
-    Session.objects.update(expire_date=timezone.now() + datetime.timedelta(minutes=5))
+    StaffSession.objects.update(expire_date=timezone.now() + datetime.timedelta(minutes=5))
     client.get("/")
-    left = Session.objects.get().expire_date - timezone.now()
+    left = StaffSession.objects.get().expire_date - timezone.now()
     assert left > datetime.timedelta(seconds=settings.SESSION_IDLE_SECONDS - 60)
 
 
@@ -120,3 +119,19 @@ def test_every_failed_sign_in_is_kept(db, dealer):
     for _ in range(3):
         client.post("/login/", {"username": "dealer", "password": "wrong"})
     assert AccessFailureLog.objects.filter(username="dealer").count() == 3
+
+
+def test_expired_sessions_are_cleared_every_hour(db, dealer, floor):
+    from casino.tasks import clear_expired_sessions
+    from config.celery import app
+
+    schedule = app.conf.beat_schedule["clear-expired-sessions"]
+    assert schedule["task"] == clear_expired_sessions.name and schedule["schedule"] == 3600.0
+    assert clear_expired_sessions.name in app.tasks  # the worker knows it
+    Client().login(username="dealer", password="baccarat")
+    Client().login(username="floor", password="baccarat")
+    StaffSession.objects.filter(user=dealer).update(
+        expire_date=timezone.now() - datetime.timedelta(seconds=1)
+    )
+    assert clear_expired_sessions() == 1
+    assert list(StaffSession.objects.values_list("user", flat=True)) == [floor.pk]

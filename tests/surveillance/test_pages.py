@@ -256,7 +256,7 @@ def test_the_wall_runs_as_many_queries_for_thirty_tables_as_for_two(
     assert Table.objects.count() >= 30
     many = wall_queries(client)
     assert many == few
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(10):
         page = page_of(client, "/surveillance/")
     assert page.count('class="stile') == Table.objects.count()
 
@@ -265,7 +265,7 @@ def test_a_tile_fragment_runs_a_fixed_handful_of_queries(staff, django_assert_ma
     table = ready_table("ma-mini", staff["dealer"], staff["floor"])
     mid_round_with_irregularity(table, staff["dealer"])
     client = client_for("surveillance")
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(10):
         client.get(f"/surveillance/tables/{table.pk}/tile/")
 
 
@@ -363,7 +363,7 @@ def test_the_list_is_paginated(staff):
 
 def test_the_search_runs_a_fixed_handful_of_queries(history, django_assert_max_num_queries):
     client = client_for("surveillance")
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(8):
         client.get("/surveillance/rounds/?min_wager=10&irregular=on")
 
 

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tablegame.simulation.dealer import ROUNDS_PER_HOUR
 from tablegame.simulation.run import Options, simulate
 from tablegame.simulation.server import SERVERS
+from tablegame.simulation.transport import AUTHS
 
 
 class Command(BaseCommand):
@@ -61,6 +62,15 @@ class Command(BaseCommand):
             default=ROUNDS_PER_HOUR,
             help="A table's rounds an hour at real pace (default: %(default)s).",
         )
+        parser.add_argument(
+            "--auth",
+            choices=AUTHS,
+            default="session",
+            help=(
+                "How the dealer bots sign in: session (as the tablet: its session cookie and "
+                "CSRF token; the default) or token (an API token, as a script)."
+            ),
+        )
         parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -89,6 +99,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             cards_per_shoe=options["cards_per_shoe"],
             rounds_per_hour=options["rounds_per_hour"],
+            auth=options["auth"],
         )
         quiet = options["json"] or options["verbosity"] == 0
         report = simulate(settings, say=(lambda line: None) if quiet else self.stderr.write)
