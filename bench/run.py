@@ -112,7 +112,9 @@ def _machine() -> str:
     )
     memory_kb = int(Path("/proc/meminfo").read_text().split()[1])
     commit = _output(["git", "rev-parse", "--short", "HEAD"]) or "unknown"
-    dirty = " with uncommitted changes" if _output(["git", "status", "--porcelain"]) else ""
+    # The results file itself, written by the run before, is not a change to the code measured.
+    status = _output(["git", "status", "--porcelain", "--", ".", ":!bench/RESULTS.md"])
+    dirty = " with uncommitted changes" if status else ""
     postgres = _output(["postgres", "--version"]) or _output(["psql", "--version"]) or "?"
     redis = (_output(["redis-server", "--version"]) or "?").split(" sha=")[0]
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
