@@ -146,11 +146,13 @@ async def _run(
 ) -> Report:
     rng = random.Random(options.seed)
     log = CommandLog()
-    staff = floor.staff
-    signs_in = session_headers(staff.sessions) if options.auth == "session" else None
+    if options.auth == "session":
+        headers = session_headers(floor.staff.sessions)
+    else:
+        headers = token_headers(floor.staff.tokens)
     http = HttpTransport(
         url,
-        signs_in or token_headers(staff.tokens),
+        headers,
         connections=options.tables + READYING_AT_ONCE,
         timeout=COMMAND_TIMEOUT,
     )
