@@ -91,12 +91,26 @@ def off_the_loop(call: Callable[[], Any]) -> None:
 def log_in(browser: object, live_server: object, username: str) -> object:
     """A new browser page logged in through the login form."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.on("response", _print_refusal)  # type: ignore[attr-defined]
     page.goto(f"{live_server.url}/login/")  # type: ignore[attr-defined]
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "baccarat")
     page.click("button[type=submit], input[type=submit]")
     page.wait_for_url(f"{live_server.url}/**")  # type: ignore[attr-defined]
     return page
+
+
+def _print_refusal(response: Any) -> None:
+    """A command the server refused, with what the page sent and the answer: pytest shows it
+    with a failed test's output (a step that waits in vain often follows a refused command)."""
+    request = response.request
+    if response.status < 400 or request.method != "POST" or "/api/" not in response.url:
+        return
+    try:
+        answer = response.text()[:300]
+    except Exception as error:  # the page closed meanwhile
+        answer = f"(unread: {error})"
+    print(f"refused {response.status}: POST {response.url} {request.post_data} -> {answer}")
 
 
 def shot(page: object, name: str) -> Path:
