@@ -252,8 +252,27 @@
     shownNext = shown;
     $("next-title").textContent = title;
     $("next-detail").textContent = detail || "";
-    $("actions").replaceChildren(...actions);
-    $("next-form").replaceChildren(...(form || []));
+    keepingFocus(() => {
+      $("actions").replaceChildren(...actions);
+      $("next-form").replaceChildren(...(form || []));
+    });
+  }
+
+  /* A field being typed in stays the field being typed in when the form is drawn again (the
+     helps arriving, a live notice): its replacement takes the focus, what was typed and where
+     the caret was, so no keystroke goes astray. */
+  function keepingFocus(redraw) {
+    const was = document.activeElement;
+    const typing = was && was.id && ["INPUT", "SELECT", "TEXTAREA"].includes(was.tagName);
+    const value = typing ? was.value : null;
+    const caret = typing && typeof was.selectionStart === "number" ? [was.selectionStart, was.selectionEnd] : null;
+    redraw();
+    if (!typing) return;
+    const now = $(was.id);
+    if (!now || now === was) return;
+    if (now.value !== value) now.value = value;
+    now.focus();
+    if (caret) { try { now.setSelectionRange(...caret); } catch (e) { /* not a text field */ } }
   }
 
   function drawNext() {

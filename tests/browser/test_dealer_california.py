@@ -95,3 +95,37 @@ def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
     ]
     table.refresh_from_db()
     assert table.player_dealer_seat == 5
+
+
+def test_the_bank_being_typed_keeps_its_keystrokes_when_a_wager_redraws_the_form(
+    floor_staff, live_server, browser
+):
+    """The dealer types the bank; midway a wager taken on another tablet changes what the form
+    shows, and the form is drawn again: the field keeps the focus and what was typed, and the
+    rest of the keystrokes land in it."""
+    table = ready_table("ca-commission-free", floor_staff["dealer"], floor_staff["floor"])
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page.click("text=Seat 2 takes the position")
+    page.wait_for_selector(".seat[data-seat='2'] .role:text-is('Player-dealer')")
+    page.click("text=Place your bets: open the round")
+    page.wait_for_selector("#bank")
+    page.click("#bank")
+    page.keyboard.type("10")
+    before = page.query_selector("#bank")
+    answer = page.evaluate(
+        """async (url) => {
+            const answer = await Http.post(url, { seat: 5, type: "player", amount: "40" });
+            return answer.ok || answer.error;
+        }""",
+        f"/api/tables/{table.pk}/round/wagers/",
+    )
+    assert answer is True
+    page.wait_for_selector(".seat[data-seat='5'] .wager:text('Player $40.00')")
+    page.wait_for_function("b => !b.isConnected", arg=before)  # the form was drawn again
+    page.keyboard.type("00")
+    assert page.input_value("#bank") == "1000"
+    assert page.evaluate("document.activeElement.id") == "bank"
+    page.click("#bank-set")
+    page.wait_for_selector("#bank-commit:text('Bank $1000.00: the wagers commit $40.00')")

@@ -88,6 +88,9 @@ def test_the_wall_shows_each_card_as_the_dealer_enters_it(floor_staff, daphne, b
     wall.goto(f"{daphne.url}/surveillance/")
     tile = wall.locator(f"#table-{table.pk}")
     tile.wait_for()
+    # Its socket open before the first card: a card is then timed from the notice, never from
+    # a socket still connecting on a busy machine (the 5-second poll would draw it instead).
+    wall.wait_for_selector("#live-status:text-is('Live')", timeout=15000)
     dealer = log_in(chromium, daphne, "dealer")
     dealer.goto(f"{daphne.url}/dealer/{table.pk}/")
     dealer.click("text=Place your bets: open the round")
