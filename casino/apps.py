@@ -9,4 +9,6 @@ class CasinoConfig(AppConfig):
 
     def ready(self) -> None:
         # Records lock-outs (axes' user_locked_out receiver); starts a session's idle clock.
-        from casino import sessions, signin  # noqa: F401
+        from casino import rows, sessions, signin  # noqa: F401
+
+        rows.keep_statements_parsed()

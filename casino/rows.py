@@ -19,11 +19,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.utils import CursorWrapper
 from django.db.models import F, signals
 from django.db.models.base import ModelState
 from django.utils.dateparse import parse_datetime
@@ -48,6 +49,36 @@ def collecting() -> Iterator[None]:
         _waiting.reset(token)
 
 
+_cursor: ContextVar[CursorWrapper | None] = ContextVar("rows_cursor", default=None)
+
+
+@contextmanager
+def one_cursor() -> Iterator[None]:
+    """Inside this block, the statements written here run on one cursor (a command's lock, its
+    read and its write): psycopg then makes the loaders of a column type once, not per
+    statement, and the cursor once."""
+    if _cursor.get() is not None:
+        yield
+        return
+    with connection.cursor() as shared:
+        token = _cursor.set(shared)
+        try:
+            yield
+        finally:
+            _cursor.reset(token)
+
+
+@contextmanager
+def cursor() -> Iterator[CursorWrapper]:
+    """The block's cursor (``one_cursor``), else a new one."""
+    shared = _cursor.get()
+    if shared is not None:
+        yield shared
+        return
+    with connection.cursor() as made:
+        yield made
+
+
 def _queue(later: bool) -> list[Waiting] | None:
     """Where a write asked ``later`` waits, if it may wait."""
     if not later or connection.vendor != "postgresql":
@@ -61,8 +92,8 @@ def _run(statements: Sequence[Statement], *, later: bool = False) -> None:
     if queue is not None:
         queue.extend(statements)
         return
-    with connection.cursor() as cursor:
-        cursor.execute(_chained([sql for sql, _ in statements]), _values(statements))
+    with cursor() as statement:
+        statement.execute(_chained([sql for sql, _ in statements]), _values(statements))
 
 
 def _values(statements: Sequence[Statement]) -> list[Any]:
@@ -95,6 +126,30 @@ def quoted(model_field: models.Field[Any, Any]) -> str:
     column = model_field.column
     assert column is not None  # a concrete field
     return connection.ops.quote_name(column)
+
+
+#: What psycopg keeps parsed (``keep_statements_parsed``): statements up to this many bytes and
+#: parameters, this many statements.
+PARSED_LENGTH, PARSED_PARAMETERS, PARSED_STATEMENTS = 16_384, 1_000, 512
+
+
+def keep_statements_parsed() -> None:
+    """Have psycopg parse each statement of the live path once per process, not at every run.
+
+    psycopg keeps a statement's parsed placeholders only when it is short (4,096 bytes) with
+    few parameters (50), in a cache of 128 (``psycopg._queries``: ORMs make many one-off
+    ``INSERT ... VALUES`` of varying length). A command's one write (its changes, events and
+    record: 60 to 200 parameters) was parsed anew at every tap, about 2 % of a tap's CPU. The
+    statements here are written once from the models and run at every tap; the cache is made
+    larger so that they stay in it beside the ORM's. Called once, as the app is ready."""
+    from psycopg import _queries
+
+    _queries.MAX_CACHED_STATEMENT_LENGTH = max(_queries.MAX_CACHED_STATEMENT_LENGTH, PARSED_LENGTH)
+    _queries.MAX_CACHED_STATEMENT_PARAMS = max(
+        _queries.MAX_CACHED_STATEMENT_PARAMS, PARSED_PARAMETERS
+    )
+    if _queries._query2pg.cache_parameters()["maxsize"] < PARSED_STATEMENTS:
+        _queries._query2pg = lru_cache(maxsize=PARSED_STATEMENTS)(_queries._query2pg_nocache)
 
 
 def column(model: type[models.Model], name: str) -> str:
@@ -223,8 +278,8 @@ def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | Non
         values += _prepared(then, then_written, adding=True)
     sql = _chained(statements)
     if then is None:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
+        with cursor() as statement:
+            statement.execute(sql, values)
         return None
     return _inserted(then, sql, values)
 
@@ -241,8 +296,8 @@ def update(obj: models.Model, names: Sequence[str], *, later: bool = False) -> N
         queue.append((obj, tuple(names)))
         return
     sql, written = _update_statement(type(obj), tuple(names))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*_prepared(obj, written, adding=False), obj.pk])
+    with cursor() as statement:
+        statement.execute(sql, [*_prepared(obj, written, adding=False), obj.pk])
 
 
 def update_many(objs: Sequence[models.Model], names: Sequence[str], *, later: bool = False) -> None:
@@ -364,9 +419,9 @@ def _prepared(
 
 def _inserted(new: M, sql: str, values: Sequence[Any]) -> M:
     """Run an ``INSERT ... RETURNING`` of ``new`` and keep its primary key, as ``save()`` does."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
+    with cursor() as statement:
+        statement.execute(sql, values)
+        row = statement.fetchone()
     assert row is not None
     new.pk = row[0]
     new._state.adding, new._state.db = False, DEFAULT_DB_ALIAS

@@ -198,7 +198,7 @@ def lock(table_id: int) -> Table | None:
     write) through the ORM."""
     if connection.vendor != "postgresql":
         return locked_tables().filter(pk=table_id).first()
-    with connection.cursor() as cursor:
+    with rows.cursor() as cursor:
         cursor.execute(_lock_statement(), [table_id])
         row = cursor.fetchone()
     if row is None:
@@ -234,7 +234,7 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         done = CommandRecord.objects.filter(user=user_id, key=key) if key and user_id else None
         done_id = done.values_list("pk", flat=True).first() if done is not None else None
         return Facts(done_id=done_id, head=chain_head(table.chain_id))
-    with connection.cursor() as cursor:
+    with rows.cursor() as cursor:
         arguments = {"table": table.pk, "user": user_id, "key": key, "now": timezone.now()}
         cursor.execute(_statement(), arguments)
         row = cursor.fetchone()

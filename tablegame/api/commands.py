@@ -30,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
+from casino import rows
 from casino.record import Head
 from casino.roles import Actor
 from tablegame import live
@@ -81,7 +82,7 @@ def run_command(
     if len(key) > KEY_MAX_LENGTH:
         raise exceptions.ValidationError({HEADER: [f"At most {KEY_MAX_LENGTH} characters."]})
     try:
-        with transaction.atomic():
+        with transaction.atomic(), rows.one_cursor():
             # Race: a double tap sends one command twice at once. The second request waits at
             # this lock until the first commits, then finds its record and answers the same.
             table, done_id, head = _locked(table_id, actor, key)

@@ -64,6 +64,15 @@ COMMANDS = [
     ("markers/<int:marker_id>/form/", command(a.request_vigorish_form, s.ReasonInput)),
 ]
 
+#: The taps of every round, matched first: Django tries a table's routes in order.
+ROUND_TAPS = (
+    "round/cards/",
+    "round/wagers/",
+    "round/no-more-bets/",
+    "round/open/",
+    "round/settle/",
+)
+
 urlpatterns = [
     path("tables/", TableList.as_view(), name="tables"),
     # One table's URLs under one prefix: a tap's path is matched against its table's routes only.
@@ -71,8 +80,14 @@ urlpatterns = [
         "tables/<int:table_id>/",
         include(
             [
+                *(
+                    path(route, view, name=action_name(view))
+                    for route, view in sorted(
+                        COMMANDS,
+                        key=lambda c: ROUND_TAPS.index(c[0]) if c[0] in ROUND_TAPS else 99,
+                    )
+                ),
                 path("", TableDetail.as_view(), name="table"),
-                *(path(route, view, name=action_name(view)) for route, view in COMMANDS),
             ]
         ),
     ),
