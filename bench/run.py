@@ -298,6 +298,7 @@ def _simulate(
     command += ["--auth", auth]
     command += ["--seed", "1", "--json"]
     print(f"== simulate {tables} tables, {pace} pace, {seconds:.0f} s", file=sys.stderr)
+    core_ms = _core_speed()
     began = time.monotonic()
     with subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
@@ -313,7 +314,32 @@ def _simulate(
         return {"tables": tables, "pace": pace, "error": stderr.strip().splitlines()[-1:]}
     report: dict[str, Any] = json.loads(stdout)
     report["wall_seconds"] = time.monotonic() - began
+    report["core_reference_ms"] = core_ms
     return report
+
+
+def _core_speed() -> float:
+    """Milliseconds of the engine's plain-Python reference (one full shoe), the best of three,
+    timed in a process of its own just before a run: how fast the cores are then. A virtual
+    machine's cores change speed with its neighbours' load (seen here: 84 to 257 ms from one
+    day to the next, and a third slower within an hour), and the server's CPU per command
+    follows them."""
+    probe = (
+        "import sys, time; sys.path.insert(0, '.');"
+        "from bench.bench_enumeration import depleted_shoes;"
+        "from baccarat.enumeration import reference_coup_distribution as r;"
+        "shoe = depleted_shoes(1, 1)[0]; times = []\n"
+        "for _ in range(3):\n"
+        "    t = time.perf_counter(); r(shoe); times.append(time.perf_counter() - t)\n"
+        "print(1000 * min(times))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    try:
+        return float(out.stdout.strip())
+    except ValueError:
+        return math.nan
 
 
 def _servers(server: str, workers: int) -> str:
@@ -376,13 +402,17 @@ def _floor(
         "",
         _verdict(runs),
         "",
-        "Card to each kind of screen, p50 / p99 ms, and how busy the server was (its CPU "
-        "seconds per second of the window; the machine has "
-        f"{os.cpu_count()} cores for everything):",
+        "Card to each kind of screen, p50 / p99 ms, and how busy the server and the whole "
+        "machine were (CPU seconds per second of the window: the server; the server, the load "
+        f"generator, PostgreSQL and Redis; the machine has {os.cpu_count()} cores for "
+        "everything), with how fast the cores were just before the run (the engine's "
+        "plain-Python reference, one shoe: the lower the faster; the CPU per command follows "
+        "it):",
         "",
         "| tables | pace | tablet | display | pit console | surveillance wall | server cores busy "
-        "| load generator's loop lag p99 ms |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|",
+        "| load generator's loop lag p99 ms | machine cores busy | the cores' speed before the "
+        "run: plain-Python reference ms |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         if "error" in r:
@@ -393,9 +423,14 @@ def _floor(
             for k in ("tablet", "display", "pit", "surveillance")
         ]
         busy = r["cpu_seconds"].get("server", math.nan) / r["seconds"]
+        everything = sum(
+            r["cpu_seconds"].get(part, math.nan)
+            for part in ("server", "load generator", "postgresql", "redis")
+        )
         lines.append(
             f"| {r['tables']} | {r['pace']} | {' | '.join(cells)} | {busy:.2f} "
-            f"| {r['loop_lag']['p99']:.1f} |"
+            f"| {r['loop_lag']['p99']:.1f} | {everything / r['seconds']:.2f} "
+            f"| {r.get('core_reference_ms', math.nan):.0f} |"
         )
     lines.append("")
     for r in runs:
