@@ -4,7 +4,9 @@ running out, and the position moving on clockwise after two hands (001)."""
 
 from __future__ import annotations
 
-from tablegame.models import Round
+from playwright.sync_api import Page
+
+from tablegame.models import Round, Table
 from tests.browser.conftest import log_in, shot
 from tests.browser.dealer_screen import deal, screen_faults
 from tests.tablegame.conftest import ready_table
@@ -23,17 +25,22 @@ def bank(page, amount: str) -> None:
     page.wait_for_selector(f"#bank-commit:text('Bank ${amount}.00')")
 
 
-def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
-    floor_staff, live_server, browser
-):
+def seat_2_banks(floor_staff, live_server, browser) -> tuple[Table, Page]:
+    """A California table on the dealer's tablet, seat 2 taking the player-dealer position."""
     table = ready_table("ca-commission-free", floor_staff["dealer"], floor_staff["floor"])
     page = log_in(browser.start(), live_server, "dealer")
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"{live_server.url}/dealer/{table.pk}/")
-
     page.wait_for_selector("#next-title:text-is('Who banks the game?')")
     page.click("text=Seat 2 takes the position")
     page.wait_for_selector(".seat[data-seat='2'] .role:text-is('Player-dealer')")
+    return table, page
+
+
+def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
+    floor_staff, live_server, browser
+):
+    table, page = seat_2_banks(floor_staff, live_server, browser)
 
     # Hand 1: the bank is $100; the wagers commit $75 of it at worst (Player wins).
     page.click("text=Place your bets: open the round")
@@ -103,12 +110,7 @@ def test_the_bank_being_typed_keeps_its_keystrokes_when_a_wager_redraws_the_form
     """The dealer types the bank; midway a wager taken on another tablet changes what the form
     shows, and the form is drawn again: the field keeps the focus and what was typed, and the
     rest of the keystrokes land in it."""
-    table = ready_table("ca-commission-free", floor_staff["dealer"], floor_staff["floor"])
-    page = log_in(browser.start(), live_server, "dealer")
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.goto(f"{live_server.url}/dealer/{table.pk}/")
-    page.click("text=Seat 2 takes the position")
-    page.wait_for_selector(".seat[data-seat='2'] .role:text-is('Player-dealer')")
+    table, page = seat_2_banks(floor_staff, live_server, browser)
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#bank")
     page.click("#bank")

@@ -36,7 +36,8 @@ def app_role(transactional_db: None) -> Iterator[str]:
     With a password, so that the test connects whether pg_hba trusts 127.0.0.1 or not."""
     role = f"{connection.settings_dict['NAME']}_app"
     for _ in range(2):
-        call_command("grant_app_role", "--role", role, "--password", PASSWORD, stdout=StringIO())
+        # "--password=...": a token may begin with "-", which would be read as an option.
+        call_command("grant_app_role", "--role", role, f"--password={PASSWORD}", stdout=StringIO())
     yield role
     with connection.cursor() as cursor:
         cursor.execute(f'DROP OWNED BY "{role}"')
