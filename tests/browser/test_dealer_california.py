@@ -124,6 +124,9 @@ def test_the_bank_being_typed_keeps_its_keystrokes_when_a_wager_redraws_the_form
         f"/api/tables/{table.pk}/round/wagers/",
     )
     assert answer is True
+    # The tablet reads the table again as it does when shown again (the test's server has no
+    # sockets to tell it now; its safety reload would come within 30 s).
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     page.wait_for_selector(".seat[data-seat='5'] .wager:text('Player $40.00')")
     page.wait_for_function("b => !b.isConnected", arg=before)  # the form was drawn again
     page.keyboard.type("00")
