@@ -319,20 +319,12 @@ def _simulate(
 
 
 def _core_speed() -> float:
-    """Milliseconds of the engine's plain-Python reference (one full shoe), the best of three,
-    timed in a process of its own just before a run: how fast the cores are then. A virtual
-    machine's cores change speed with its neighbours' load (seen here: 84 to 257 ms from one
-    day to the next, and a third slower within an hour), and the server's CPU per command
-    follows them."""
-    probe = (
-        "import sys, time; sys.path.insert(0, '.');"
-        "from bench.bench_enumeration import depleted_shoes;"
-        "from baccarat.enumeration import reference_coup_distribution as r;"
-        "shoe = depleted_shoes(1, 1)[0]; times = []\n"
-        "for _ in range(3):\n"
-        "    t = time.perf_counter(); r(shoe); times.append(time.perf_counter() - t)\n"
-        "print(1000 * min(times))"
-    )
+    """Milliseconds of the engine's plain-Python reference (``bench_enumeration``'s, on the same
+    shoe), the best of three, timed in a process of its own just before a run: how fast the
+    cores are then. A virtual machine's cores change speed with its neighbours' load (seen
+    here: 84 to 257 ms from one day to the next, and a third slower within an hour), and the
+    server's CPU per command follows them."""
+    probe = "from bench.bench_enumeration import reference_seconds as r; print(1000 * r(3))"
     out = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
     )

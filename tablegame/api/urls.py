@@ -64,7 +64,8 @@ COMMANDS = [
     ("markers/<int:marker_id>/form/", command(a.request_vigorish_form, s.ReasonInput)),
 ]
 
-#: The taps of every round, matched first: Django tries a table's routes in order.
+#: The taps of every round, matched first (in the order of ``COMMANDS``): Django tries a
+#: table's routes in order.
 ROUND_TAPS = (
     "round/cards/",
     "round/wagers/",
@@ -82,10 +83,7 @@ urlpatterns = [
             [
                 *(
                     path(route, view, name=action_name(view))
-                    for route, view in sorted(
-                        COMMANDS,
-                        key=lambda c: ROUND_TAPS.index(c[0]) if c[0] in ROUND_TAPS else 99,
-                    )
+                    for route, view in sorted(COMMANDS, key=lambda c: c[0] not in ROUND_TAPS)
                 ),
                 path("", TableDetail.as_view(), name="table"),
             ]
