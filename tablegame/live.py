@@ -341,8 +341,12 @@ def _children(model: type[M], text: str, parent: Round) -> list[M]:
     return found
 
 
+#: One decoder for every read (``json.loads`` with an option makes a decoder per call).
+_DECODER = json.JSONDecoder(parse_float=Decimal)
+
+
 def _json(text: str) -> list[dict[str, Any]]:
-    data: list[dict[str, Any]] = json.loads(text, parse_float=Decimal)
+    data: list[dict[str, Any]] = _DECODER.decode(text)
     return data
 
 

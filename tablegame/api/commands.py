@@ -25,6 +25,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
+from django.utils.functional import LazyObject
 from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -62,7 +63,9 @@ def actor_of(request: Request) -> Actor:
     user = request.user
     if not isinstance(user, User):
         raise exceptions.NotAuthenticated()
-    return user
+    # A session's user comes wrapped (``SimpleLazyObject``), and each attribute read through
+    # the wrapper is a call of its own: the action reads the actor's often. Hand it the user.
+    return user._wrapped if isinstance(user, LazyObject) else user
 
 
 def run_command(

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import connection, models
 
@@ -64,3 +65,36 @@ def test_rows_read_back_as_the_orm_reads_them(dealer: User, floor: User) -> None
             assert made == orm  # same row
     shoe, _ = read_back(Shoe, game.shoe_id)
     assert isinstance(shoe, Shoe) and sum(shoe.remaining.values()) > 400  # JSON read as a dict
+
+
+def orm_prepared(obj: models.Model, written: tuple[models.Field[Any, Any], ...]) -> list[Any]:
+    return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in written]
+
+
+def sent(values: list[Any]) -> list[tuple[type, Any]]:
+    """What psycopg is handed: each value's type and value (a ``Jsonb`` wrapper, its object)."""
+    return [(type(v), getattr(v, "obj", v)) for v in values]
+
+
+@pytest.mark.parametrize(
+    "model", [m for m in apps.get_models() if m._meta.app_label in ("casino", "tablegame")]
+)
+def test_a_row_is_sent_as_the_orm_would_send_it(model: type[models.Model]) -> None:
+    """``_prepared`` sends a value as it is only where the ORM's preparation would return it
+    unchanged: every field of every model, with its default, None, and values of other types."""
+    written = tuple(f for f in rows.fields(model) if not f.primary_key)
+    kinds = rows._kinds(written)
+    obj = model()
+    assert sent(rows._prepared(obj, written, adding=True)) == sent(orm_prepared(obj, written))
+    odd: dict[type, list[Any]] = {
+        int: [None, 7, True, Decimal("3"), "12"],
+        str: [None, "Banker", Card.Hand.PLAYER, 5],
+        bool: [None, True, 0, 1],
+    }
+    for f, kind in zip(written, kinds, strict=True):
+        for value in odd.get(kind, []) if kind is not None else []:
+            setattr(obj, f.attname, value)
+            expected = sent(orm_prepared(obj, written))
+            assert sent(rows._prepared(obj, written, adding=True)) == expected, (f.name, value)
+        setattr(obj, f.attname, model().__dict__.get(f.attname))
+    assert any(kind is not None for kind in kinds) or not written
