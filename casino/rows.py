@@ -417,9 +417,9 @@ def _prepared(
     A field of a plain kind (``_kinds``) holding None or a value of that kind's own type is
     sent as its preparation would send it, without the preparation's calls (a tap writes a
     few hundred values); any other value is prepared."""
-    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the fields ask it a lot
     values: list[Any] = []
-    for f, kind in zip(written, _kinds(tuple(written)), strict=True):
+    db = None
+    for f, kind in zip(written, _kinds(written), strict=True):
         if kind is not None:
             value = getattr(obj, f.attname)
             if value is None:
@@ -429,6 +429,8 @@ def _prepared(
             if type(value) is own:
                 values.append(value if wrap is None else wrap(value))
                 continue
+        if db is None:  # the connection itself, not the proxy: the fields ask it a lot
+            db = connections[DEFAULT_DB_ALIAS]
         values.append(f.get_db_prep_save(f.pre_save(obj, adding), db))
     return values
 
@@ -454,11 +456,22 @@ _SENT_AS_IS: dict[type[models.Field[Any, Any]], type] = {
 Kind = tuple[type, Callable[[Any], Any] | None]
 
 
-@cache
-def _kinds(written: tuple[models.Field[Any, Any], ...]) -> tuple[Kind | None, ...]:
+def _kinds(written: Sequence[models.Field[Any, Any]]) -> Sequence[Kind | None]:
     """Per field: the type whose values are sent as they are (or as the backend types an
-    integer), or None: always prepared. A foreign key is its target's."""
+    integer), or None: always prepared. A foreign key is its target's. Kept by the identity of
+    ``written`` (the statements' own, made once): a field's hash is a call of its own."""
+    found = _KINDS.get(id(written))
+    if found is None or found[0] is not written:
+        if len(_KINDS) >= 1_000:  # not one of the statements' own: keep no more of them
+            _KINDS.clear()
+        found = _KINDS[id(written)] = (written, _kinds_of(written))
+    return found[1]
 
+
+_KINDS: dict[int, tuple[Sequence[models.Field[Any, Any]], tuple[Kind | None, ...]]] = {}
+
+
+def _kinds_of(written: Sequence[models.Field[Any, Any]]) -> tuple[Kind | None, ...]:
     def kind(f: models.Field[Any, Any]) -> Kind | None:
         if type(f) is models.ForeignKey:
             return kind(f.target_field)
