@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
@@ -85,14 +86,7 @@ def event_row(
         )
     if actor is not None and actor.pk is None:
         raise ValueError("record_event needs a saved actor (or None for the system)")
-    try:
-        validate_slug(action)
-    except ValidationError as exc:
-        raise ValueError(
-            f"action {action!r} is not a slug: use letters, digits, _ and -, e.g. 'card_dealt'"
-        ) from exc
-    if len(action) > KIND_MAX_LENGTH:
-        raise ValueError(f"action {action!r} is longer than {KIND_MAX_LENGTH} characters")
+    _check_action(action)
     if not isinstance(data, dict):
         raise TypeError(f"data must be a dict, not {type(data).__name__}")
     _check_plain_json(data, "data")
@@ -128,6 +122,20 @@ def event_row(
             prev_hash=prev_hash,
         ),
     )
+
+
+@lru_cache(maxsize=512)
+def _check_action(action: str) -> None:
+    """Refuse an action that is not a short slug (each action's name checked once a process:
+    a refused one is not kept, and is refused again)."""
+    try:
+        validate_slug(action)
+    except ValidationError as exc:
+        raise ValueError(
+            f"action {action!r} is not a slug: use letters, digits, _ and -, e.g. 'card_dealt'"
+        ) from exc
+    if len(action) > KIND_MAX_LENGTH:
+        raise ValueError(f"action {action!r} is longer than {KIND_MAX_LENGTH} characters")
 
 
 def record_payload(
