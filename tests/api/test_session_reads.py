@@ -35,6 +35,10 @@ def opens(client: APIClient, table: Table, key: str) -> int:
     return answer.status_code
 
 
+def reads(client: APIClient, table: Table) -> int:
+    return client.get(f"/api/tables/{table.pk}/").status_code
+
+
 def test_a_session_command_reads_its_session_user_and_role_in_one_query(
     mini: Table, staff: dict[str, User]
 ) -> None:
@@ -125,3 +129,22 @@ def test_a_session_signed_with_a_retired_secret_still_works(
     settings.SECRET_KEY = "a-new-secret-key-" + "x" * 40
     assert opens(client, mini, "s-9") == 200
     assert opens(client, mini, "s-9") == 200  # the same key again: the stored answer
+
+
+def test_session_data_is_checked_once_but_tampered_or_unsigned_data_is_refused_every_time(
+    mini: Table, staff: dict[str, User], settings
+) -> None:
+    """The signature of a session's data is checked once a process and kept by the data and
+    the keys: data changed in the table, or a secret key changed without a fallback, is
+    refused at the next tap as Django refuses it."""
+    client = signed_in("dealer")
+    assert opens(client, mini, "s-10") == 200
+    session = StaffSession.objects.get()
+    good = session.session_data
+    StaffSession.objects.update(session_data=good[:-3] + ("abc" if good[-3:] != "abc" else "xyz"))
+    for _ in range(2):  # tampered: refused, and again
+        assert reads(client, mini) == 401
+    StaffSession.objects.update(session_data=good)
+    assert reads(client, mini) == 200  # the same data as before: as good as before
+    settings.SECRET_KEY = "another-secret-key-" + "y" * 40  # no fallback: signed by nobody now
+    assert reads(client, mini) == 401
