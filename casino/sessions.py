@@ -122,7 +122,7 @@ class SessionStore(db.SessionStore):
             self.signed_in = (user, row[-1])
         return session
 
-    def decode(self, session_data: str) -> dict[str, Any]:
+    def decode(self, session_data: bytes | str) -> dict[str, Any]:
         """Django's, with the signature checked once per session data a process (``_decoded``):
         every tap of a tablet sends the same data until it changes."""
         try:
@@ -134,7 +134,7 @@ class SessionStore(db.SessionStore):
                 tuple(settings.SECRET_KEY_FALLBACKS),
             )
         except Exception:  # a bad signature or data: as Django's (which logs the one)
-            return cast("dict[str, Any]", super().decode(session_data))
+            return super().decode(session_data)
         return {k: copy.deepcopy(v) if isinstance(v, dict | list) else v for k, v in found.items()}
 
     def create_model_instance(self, data: dict[str, Any]) -> StaffSession:
@@ -146,7 +146,7 @@ class SessionStore(db.SessionStore):
 
 @lru_cache(maxsize=4096)
 def _decoded(
-    data: str, salt: str, serializer: type, secret: str, fallbacks: tuple[str, ...]
+    data: bytes | str, salt: str, serializer: type, secret: str, fallbacks: tuple[str, ...]
 ) -> dict[str, Any]:
     """A session's data, its signature checked (``signing.BadSignature`` if it does not
     match); kept by the data and the keys it was checked with, so that one changed is checked
