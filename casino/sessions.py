@@ -152,7 +152,11 @@ def _decoded(
     match); kept by the data and the keys it was checked with, so that one changed is checked
     again. Not kept when refused."""
     loaded: dict[str, Any] = signing.loads(
-        data, key=secret, salt=salt, serializer=serializer, fallback_keys=list(fallbacks)
+        data if isinstance(data, str) else data.decode(),
+        key=secret,
+        salt=salt,
+        serializer=serializer,
+        fallback_keys=list(fallbacks),
     )
     return loaded
 
