@@ -424,35 +424,38 @@ def settle_house_money_wagers(
     if game.state != State.HOUSE_MONEY:
         raise ActionError("House Money is settled after the first four cards, before third cards.")
     rides = rides or {}
-    hm_seats = set(
-        game.wagers.filter(type=WagerType.HOUSE_MONEY.value).values_list("seat", flat=True)
-    )
+    taken = list(game.wagers.all())  # read after the command's lock
+    house_money = [w for w in taken if w.type == WagerType.HOUSE_MONEY.value]
+    hm_seats = {w.seat for w in house_money}
     strays = sorted(seat for seat, choice in rides.items() if choice and seat not in hm_seats)
     if strays:
         raise ActionError(f"Seat {strays[0]} has no House Money wager to let ride.")
-    for w in game.wagers.filter(type=WagerType.HOUSE_MONEY.value):
+    for w in house_money:
         choice = rides.get(w.seat)
         if choice and choice not in (WagerType.PLAYER.value, WagerType.BANKER.value):
             raise ActionError("A House Money payout rides only on the Player or Banker wager.")
         w.ride = choice or ""
-        w.save(update_fields=["ride"])
-    reread(game, "wagers")
-    coup = game.coup()
+    cards = list(game.cards.all())
+    coup = game.coup(cards)
     try:
-        hm = settle_house_money(coup, _engine_wagers(game), game.rules.submission)
+        hm = settle_house_money(coup, _engine_wagers(game, taken), game.rules.submission)
     except RulesError as error:
         raise ActionError(str(error)) from None
-    rows.insert_then(_steps(game, hm.steps, start=1))  # read back by the answer: written now
-    for s in hm.wagers:
-        game.wagers.filter(seat=s.seat, type=s.type.value).update(
-            result=s.result.value, payout=s.payout, ridden=s.ridden
-        )
-    reread(game, "wagers")
+    saved = _steps(game, hm.steps, start=1)
+    insert_later(saved)  # with the command's record
+    keep_list(game, "steps", saved)
+    by_kind = {(w.seat, w.type): w for w in taken}
+    for settled in hm.wagers:
+        row = by_kind[(settled.seat, settled.type.value)]
+        row.result, row.payout, row.ridden = settled.result.value, settled.payout, settled.ridden
+    # The rides and the results, one UPDATE for every House Money wager.
+    rows.update_many(house_money, ("ride", "result", "payout", "ridden"), later=True)
+    keep_list(game, "wagers", taken)
     if coup.is_complete:
-        complete_coup(game, coup)
+        complete_coup(game, coup, later=True)
     else:
         game.state = State.DEALING
-        game.save(update_fields=["state"])
+        update_later(game, ["state"])  # handed over to the answer
     record(
         table,
         actor,
@@ -465,6 +468,7 @@ def settle_house_money_wagers(
             ),
         ),
     )
+    hand_over(game=game, shoe=game.shoe, cards=cards)
     return game
 
 

@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Protocol
 
 from baccarat.cards import Card, burn_count, full_deck
@@ -109,8 +110,10 @@ class CommandLog:
             self.refusals.append(text)
 
 
+@lru_cache(maxsize=1024)
 def route_label(route: str) -> str:
-    """``seats/<n>/sit/`` for ``seats/3/sit/``: the command, whatever seat or marker."""
+    """``seats/<n>/sit/`` for ``seats/3/sit/``: the command, whatever seat or marker (kept:
+    the bots send a few dozen routes, each thousands of times, beside the server)."""
     return re.sub(r"(^|/)\d+/", r"\1<n>/", route)
 
 

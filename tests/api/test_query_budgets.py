@@ -35,6 +35,7 @@ COMMAND_BUDGETS = {
     "round/cards/": 3,
     "round/cards/ (the coup completes)": 3,
     "round/settle/": 3,  # 5 where vigorish is marked: the markers written, then read
+    "round/house-money/": 3,
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
 AUTH, SAVEPOINTS = 1, 2
@@ -114,6 +115,31 @@ def test_settlement_costs_the_same_whatever_the_number_of_wagers(
     )
     assert many == one
     assert one.command <= COMMAND_BUDGETS["round/settle/"]
+
+
+def house_money_cost(count: Count, seats: list[int]) -> Used:
+    count("round/open/")
+    for seat in seats:
+        count("round/wagers/", {"seat": seat, "type": "banker", "amount": "100"})
+        count("round/wagers/", {"seat": seat, "type": "house_money", "amount": "10"})
+    count("round/no-more-bets/")
+    for card in ("2H", "3C", "2S", "KD"):  # the Player's pair of twos: House Money wins
+        count("round/cards/", {"card": card})
+    used = count("round/house-money/", {"rides": {str(seats[0]): "banker"}})
+    for card in ("5D", "4C"):
+        count("round/cards/", {"card": card})
+    count("round/settle/")
+    return used
+
+
+def test_house_money_costs_the_same_whatever_the_number_of_its_wagers(count: Count) -> None:
+    """Settling House Money before the third cards: the rides and results of every House Money
+    wager, its steps, the round and its event in the command's one write."""
+    one = house_money_cost(count, [1])
+    many = house_money_cost(count, [1, 2, 5])
+    assert many == one
+    assert one.command <= COMMAND_BUDGETS["round/house-money/"]
+    assert one.request <= BUDGETS["round/house-money/"]
 
 
 def test_a_token_command_reads_its_token_user_and_role_in_one_query(
