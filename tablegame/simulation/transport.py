@@ -14,7 +14,6 @@ import time
 from collections import defaultdict
 from typing import Any
 
-import aiohttp
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
@@ -22,6 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.crypto import get_random_string
 
+from tablegame.simulation import http1
 from tablegame.simulation.dealer import Answer, route_label
 
 #: A refusal's text kept for the report, at most.
@@ -48,8 +48,8 @@ def token_headers(tokens: dict[str, str]) -> dict[str, dict[str, str]]:
 
 
 class HttpTransport:
-    """Keep-alive connections to the server; one request at a time per bot. ``headers``: each
-    user's, that sign them in (``session_headers`` or ``token_headers``)."""
+    """Keep-alive connections to the server (``http1``); one request at a time per bot.
+    ``headers``: each user's, that sign them in (``session_headers`` or ``token_headers``)."""
 
     def __init__(
         self,
@@ -59,35 +59,28 @@ class HttpTransport:
         connections: int,
         timeout: float,
     ) -> None:
-        self.base_url = base_url
         self.headers = headers
-        self.session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=connections, force_close=False),
-            timeout=aiohttp.ClientTimeout(total=timeout),
-            cookie_jar=aiohttp.DummyCookieJar(),  # the headers sign in; nothing set is kept
-            json_serialize=json.dumps,
-        )
+        self.client = http1.Client(base_url, connections=connections, timeout=timeout)
 
     async def get(self, path: str, *, user: str) -> tuple[int, Any]:
         try:
-            async with self.session.get(self.base_url + path, headers=self.headers[user]) as got:
-                return got.status, await got.json() if got.status == 200 else None
-        except (aiohttp.ClientError, TimeoutError) as error:
+            got = await self.client.request("GET", path, self.headers[user])
+        except (http1.HttpError, OSError, TimeoutError) as error:
             return 0, str(error)
+        return got.status, json.loads(got.body) if got.status == 200 else None
 
     async def post(self, path: str, body: dict[str, Any], *, user: str, key: str) -> Answer:
         headers = {**self.headers[user], "Idempotency-Key": key}
         try:
-            async with self.session.post(self.base_url + path, json=body, headers=headers) as got:
-                if got.status == 200:
-                    await got.read()
-                    return Answer(200)
-                return Answer(got.status, (await got.text())[:ERROR_CHARS])
-        except (aiohttp.ClientError, TimeoutError) as error:
+            got = await self.client.request("POST", path, headers, json.dumps(body).encode())
+        except (http1.HttpError, OSError, TimeoutError) as error:
             return Answer(0, f"{type(error).__name__}: {error}"[:ERROR_CHARS])
+        if got.status == 200:
+            return Answer(200)
+        return Answer(got.status, got.body.decode(errors="replace")[:ERROR_CHARS])
 
     async def close(self) -> None:
-        await self.session.close()
+        await self.client.close()
 
 
 class InProcessTransport:
