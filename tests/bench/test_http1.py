@@ -80,7 +80,7 @@ def test_a_connection_the_server_closed_is_not_used_again() -> None:
         for _ in range(3):
             got = await client.request("GET", "/", {})
             assert got.status == 200
-            await asyncio.sleep(0.05)  # the server's close arrives
+            await asyncio.sleep(0.2)  # the server's close arrives
         await client.close()
         server.close()
         assert [number for number, _ in seen] == [1, 2, 3]
