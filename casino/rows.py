@@ -14,7 +14,7 @@ the database before then may wait.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -409,17 +409,15 @@ def _chained(statements: Sequence[str]) -> str:
     return f"WITH {', '.join(f'w{i} AS ({text})' for i, text in enumerate(before))} {last}"
 
 
-def _prepared(
-    obj: models.Model, written: Sequence[models.Field[Any, Any]], *, adding: bool
-) -> list[Any]:
+def _prepared(obj: models.Model, written: Written, *, adding: bool) -> list[Any]:
     """The values of ``written`` as ``save()`` sends them: ``pre_save``, then prepared.
 
-    A field of a plain kind (``_kinds``) holding None or a value of that kind's own type is
-    sent as its preparation would send it, without the preparation's calls (a tap writes a
+    A field of a plain kind (``Written.kinds``) holding None or a value of that kind's own type
+    is sent as its preparation would send it, without the preparation's calls (a tap writes a
     few hundred values); any other value is prepared."""
     values: list[Any] = []
     db = None
-    for f, kind in zip(written, _kinds(written), strict=True):
+    for f, kind in zip(written, written.kinds, strict=True):
         if kind is not None:
             value = getattr(obj, f.attname)
             if value is None:
@@ -456,22 +454,24 @@ _SENT_AS_IS: dict[type[models.Field[Any, Any]], type] = {
 Kind = tuple[type, Callable[[Any], Any] | None]
 
 
-def _kinds(written: Sequence[models.Field[Any, Any]]) -> Sequence[Kind | None]:
-    """Per field: the type whose values are sent as they are (or as the backend types an
-    integer), or None: always prepared. A foreign key is its target's. Kept by the identity of
-    ``written`` (the statements' own, made once): a field's hash is a call of its own."""
-    found = _KINDS.get(id(written))
-    if found is None or found[0] is not written:
-        if len(_KINDS) >= 1_000:  # not one of the statements' own: keep no more of them
-            _KINDS.clear()
-        found = _KINDS[id(written)] = (written, _kinds_of(written))
-    return found[1]
+class Written(tuple[models.Field[Any, Any], ...]):
+    """Fields a statement writes, in the model's order, with how each one's value is sent
+    (``kinds``: per field, the type whose values are sent as they are, or as the backend types
+    an integer; None: always prepared). Made once per statement (``_written``,
+    ``_insert_statement``)."""
+
+    kinds: tuple[Kind | None, ...]
 
 
-_KINDS: dict[int, tuple[Sequence[models.Field[Any, Any]], tuple[Kind | None, ...]]] = {}
+def _written_of(found: Iterable[models.Field[Any, Any]]) -> Written:
+    written = Written(found)
+    written.kinds = _kinds_of(written)
+    return written
 
 
 def _kinds_of(written: Sequence[models.Field[Any, Any]]) -> tuple[Kind | None, ...]:
+    """Per field, its ``Written.kinds``: a foreign key is its target's."""
+
     def kind(f: models.Field[Any, Any]) -> Kind | None:
         if type(f) is models.ForeignKey:
             return kind(f.target_field)
@@ -501,17 +501,18 @@ def _pk(model: type[models.Model]) -> models.Field[Any, Any]:
     return pk
 
 
-def _written(model: type[models.Model], names: tuple[str, ...]) -> Sequence[models.Field[Any, Any]]:
+@cache
+def _written(model: type[models.Model], names: tuple[str, ...]) -> Written:
     """The model's fields named (by name or attribute name), in the model's order."""
-    written = tuple(f for f in fields(model) if f.name in names or f.attname in names)
+    written = _written_of(f for f in fields(model) if f.name in names or f.attname in names)
     assert len(written) == len(names), f"{model.__name__} has no field among {names}"
     return written
 
 
 @cache
-def _insert_statement(model: type[models.Model]) -> tuple[str, Sequence[models.Field[Any, Any]]]:
+def _insert_statement(model: type[models.Model]) -> tuple[str, Written]:
     pk = _pk(model)
-    written = tuple(f for f in fields(model) if f is not pk)
+    written = _written_of(f for f in fields(model) if f is not pk)
     return (
         f"INSERT INTO {table(model)} ({', '.join(quoted(f) for f in written)}) "
         f"VALUES ({', '.join(['%s'] * len(written))}) RETURNING {quoted(pk)}",
@@ -520,9 +521,7 @@ def _insert_statement(model: type[models.Model]) -> tuple[str, Sequence[models.F
 
 
 @cache
-def _update_statement(
-    model: type[models.Model], names: tuple[str, ...]
-) -> tuple[str, Sequence[models.Field[Any, Any]]]:
+def _update_statement(model: type[models.Model], names: tuple[str, ...]) -> tuple[str, Written]:
     written = _written(model, names)
     sets = ", ".join(f"{quoted(f)} = %s" for f in written)
     return f"UPDATE {table(model)} SET {sets} WHERE {quoted(_pk(model))} = %s", written

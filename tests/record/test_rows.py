@@ -82,8 +82,8 @@ def sent(values: list[Any]) -> list[tuple[type, Any]]:
 def test_a_row_is_sent_as_the_orm_would_send_it(model: type[models.Model]) -> None:
     """``_prepared`` sends a value as it is only where the ORM's preparation would return it
     unchanged: every field of every model, with its default, None, and values of other types."""
-    written = tuple(f for f in rows.fields(model) if not f.primary_key)
-    kinds = rows._kinds(written)
+    written = rows._written_of(f for f in rows.fields(model) if not f.primary_key)
+    kinds = written.kinds
     obj = model()
     assert sent(rows._prepared(obj, written, adding=True)) == sent(orm_prepared(obj, written))
     odd: dict[type, list[Any]] = {
