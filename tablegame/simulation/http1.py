@@ -37,11 +37,16 @@ class Connection:
         """Send one request; its answer, and whether the connection may be used again."""
         self.writer.write(request)
         try:
-            head = await self.reader.readuntil(b"\r\n\r\n")
+            return await self._answer()
         except asyncio.LimitOverrunError as error:
             raise HttpError("the answer's head is too long") from error
         except asyncio.IncompleteReadError as error:
             raise HttpError("the server closed the connection") from error
+        except ValueError as error:  # a chunk's size that is not a number
+            raise HttpError(f"not an HTTP answer: {error}") from error
+
+    async def _answer(self) -> tuple[Got, bool]:
+        head = await self.reader.readuntil(b"\r\n\r\n")
         lines = head[:-4].split(b"\r\n")
         parts = lines[0].split(b" ", 2)
         if len(parts) < 2 or not parts[0].startswith(b"HTTP/1.") or not parts[1].isdigit():
@@ -85,7 +90,7 @@ class Client:
             raise ValueError(f"the bots speak plain HTTP: {base_url}")
         self.host, self.port = parts.hostname, parts.port or 80
         self.prefix = parts.path.rstrip("/")
-        self.host_header = parts.netloc.encode()
+        self.host_header = parts.netloc
         self.timeout = timeout
         self.idle: list[Connection] = []
         self.slots = asyncio.Semaphore(connections)
@@ -93,7 +98,7 @@ class Client:
     async def request(
         self, method: str, path: str, headers: Mapping[str, str], body: bytes = b""
     ) -> Got:
-        lines = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host_header.decode()}"]
+        lines = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host_header}"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
         if body or method == "POST":
             lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]

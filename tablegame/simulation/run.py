@@ -126,8 +126,7 @@ def _simulate(options: Options, say: Callable[[str], None]) -> Report:
         say(f"server up at {server.url} ({options.server}, {options.workers} workers, log {log})")
     try:
         url = server.url if server else (options.url or "").rstrip("/")
-        # uvloop, as uvicorn runs the sockets: the bots and screens share the server's cores, and
-        # asyncio's own loop costs them about a fifth more CPU per command.
+        # uvloop, as uvicorn runs the sockets: the bots and screens share the server's cores.
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
             return runner.run(_run(options, floor, situations, url, server, started, say))
     finally:

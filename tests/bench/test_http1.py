@@ -98,3 +98,23 @@ def test_what_is_not_http_is_an_error_and_the_connection_dropped() -> None:
         server.close()
 
     run(test)
+
+
+def test_a_body_cut_short_is_an_error_the_transport_catches() -> None:
+    """The server closes in the middle of a body, or sends a chunk size that is no number:
+    an ``HttpError`` (which the bots' transport turns into a command not answered), never an
+    exception of asyncio's that would end the bot."""
+
+    async def test() -> None:
+        for answer, why in (
+            (b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{}", "closed"),
+            (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "not an HTTP"),
+        ):
+            server, _ = await serving(lambda _, a=answer: a, close_after=True)
+            client = http1.Client(url(server), connections=1, timeout=5)
+            with pytest.raises(http1.HttpError, match=why):
+                await client.request("GET", "/", {})
+            assert client.idle == []
+            server.close()
+
+    run(test)
