@@ -6,21 +6,33 @@ PostgreSQL on every request, which on a busy floor costs more than the dealer's 
 working then; one that sat idle longer is checked before it is lent, and a broken one (the
 server restarted, a proxy closed it) is thrown away and another taken, so a restart still costs
 no request an error. Without a pool Django's own checks apply (``config/env.py``).
+
+Timestamps are read by psycopg's loader in C: Django registers its own, in Python, to set the
+time zone it wants, and psycopg uses its C loaders only for its own classes (``_TzLoader``).
 """
 
 from __future__ import annotations
 
 import time
+from datetime import datetime, tzinfo
+from functools import lru_cache
 from typing import Any
 
 from django.db.backends.postgresql import base
-from psycopg import Error
+from psycopg import Error, adapt
+from psycopg._cmodule import _psycopg as _c  # psycopg's C part; None when it runs without
 
 #: Seconds a connection may rest in the pool and be lent again unchecked.
 CHECK_AFTER_IDLE = 1.0
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_connection_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = super().get_connection_params()
+        if _c is not None and "context" in params:
+            params["context"] = _with_c_tz_loader(params["context"], self.timezone)
+        return params
+
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         if not self.pool:
             return super().get_new_connection(conn_params)
@@ -40,3 +52,27 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self.pool and self.connection is not None:
             self.connection._returned_at = time.monotonic()
         super()._close()  # type: ignore[misc]  # not in django-stubs
+
+
+class _TzLoader(adapt.Loader):
+    """Django's ``timestamptz`` loader (the value in ``timezone``; None: naive), parsed by
+    psycopg's C loader: about a third of the time of Django's, which parses in Python."""
+
+    timezone: tzinfo | None = None  # Django's cursors compare it with the connection's
+
+    def __init__(self, oid: int, context: adapt.AdaptContext | None = None) -> None:
+        super().__init__(oid, context)
+        self._parse = _c.TimestamptzLoader(oid, context).load
+
+    def load(self, data: Any) -> datetime:
+        found: datetime = self._parse(data)
+        return found.replace(tzinfo=self.timezone)
+
+
+@lru_cache
+def _with_c_tz_loader(template: adapt.AdaptersMap, timezone: tzinfo | None) -> adapt.AdaptersMap:
+    """Django's adapters with the ``timestamptz`` loader in C, made once per time zone."""
+    adapters = adapt.AdaptersMap(template)
+    loader = type("TzLoader", (_TzLoader,), {"timezone": timezone})
+    adapters.register_loader("timestamptz", loader)
+    return adapters
