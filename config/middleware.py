@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import logging
 import sys
+from functools import partial
 
+from django.contrib.messages import middleware as messages
+from django.contrib.messages.storage import default_storage
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.functional import SimpleLazyObject, empty
 from django.views import defaults
 
 log = logging.getLogger(__name__)
@@ -59,3 +63,18 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if _api(request):
         return JsonResponse({"error": SERVER_ERROR}, status=500)
     return defaults.server_error(request)
+
+
+class MessageMiddleware(messages.MessageMiddleware):
+    """Django's, with the message store made when a view or a page first uses it: a tablet's
+    tap shows no messages, and making the store costs each request a cookie signer (about 1 %
+    of a command's CPU, bench/RESULTS.md). A message added is stored and shown as before."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        request._messages = SimpleLazyObject(partial(default_storage, request))  # type: ignore[attr-defined]
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        stored = getattr(request, "_messages", None)
+        if isinstance(stored, SimpleLazyObject) and stored._wrapped is empty:
+            return response  # never used: nothing to store
+        return super().process_response(request, response)

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.db.backends.postgresql import base
-from psycopg import Error, adapt
+from psycopg import Error, abc, adapt
 from psycopg._cmodule import _psycopg as _c  # psycopg's C part; None when it runs without
 
 #: Seconds a connection may rest in the pool and be lent again unchecked.
@@ -60,7 +60,7 @@ class _TzLoader(adapt.Loader):
 
     timezone: tzinfo | None = None  # Django's cursors compare it with the connection's
 
-    def __init__(self, oid: int, context: adapt.AdaptContext | None = None) -> None:
+    def __init__(self, oid: int, context: abc.AdaptContext | None = None) -> None:
         super().__init__(oid, context)
         self._parse = _c.TimestamptzLoader(oid, context).load
 
