@@ -26,15 +26,18 @@ VALUES = [
 
 @pytest.fixture
 def postgresql():
-    if connection.vendor != "postgresql" or base._c is None:
-        pytest.skip("PostgreSQL, with psycopg's C part")
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL")
 
 
-def test_the_connections_timestamp_loader_is_the_one_in_c(postgresql):
+def test_the_connections_timestamp_loader_parses_with_psycopgs_in_c(postgresql):
     with connection.cursor() as cursor:
         loader = cursor.cursor.adapters.get_loader(1184, pq.Format.TEXT)
+        parser = loader(1184, cursor.cursor)._parse
     assert issubclass(loader, base._TzLoader)
     assert loader.timezone is connection.timezone
+    if pq.__impl__ != "python":  # psycopg[binary], as requirements.txt installs it
+        assert type(parser.__self__).__module__ == "psycopg_binary._psycopg"
 
 
 @pytest.mark.parametrize("text", VALUES)

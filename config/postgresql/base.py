@@ -7,8 +7,9 @@ working then; one that sat idle longer is checked before it is lent, and a broke
 server restarted, a proxy closed it) is thrown away and another taken, so a restart still costs
 no request an error. Without a pool Django's own checks apply (``config/env.py``).
 
-Timestamps are read by psycopg's loader in C: Django registers its own, in Python, to set the
-time zone it wants, and psycopg uses its C loaders only for its own classes (``_TzLoader``).
+Timestamps are read by psycopg's own loader (in C where psycopg has its C part): Django registers
+one of its own, in Python, to set the time zone it wants, and psycopg swaps in its C loaders
+only for its own classes (``_TzLoader``).
 """
 
 from __future__ import annotations
@@ -18,18 +19,22 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import Any
 
+import psycopg
 from django.db.backends.postgresql import base
-from psycopg import Error, abc, adapt
-from psycopg._cmodule import _psycopg as _c  # psycopg's C part; None when it runs without
+from psycopg import Error, abc, adapt, postgres, pq
 
 #: Seconds a connection may rest in the pool and be lent again unchecked.
 CHECK_AFTER_IDLE = 1.0
+
+TIMESTAMPTZ = postgres.types["timestamptz"].oid
+#: psycopg's own ``timestamptz`` loader: its C class where psycopg has its C part.
+PSYCOPGS_TZ_LOADER = psycopg.adapters.get_loader(TIMESTAMPTZ, pq.Format.TEXT)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
-        if _c is not None and "context" in params:
+        if "context" in params:
             params["context"] = _with_c_tz_loader(params["context"], self.timezone)
         return params
 
@@ -56,13 +61,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
 class _TzLoader(adapt.Loader):
     """Django's ``timestamptz`` loader (the value in ``timezone``; None: naive), parsed by
-    psycopg's C loader: about a third of the time of Django's, which parses in Python."""
+    psycopg's own: in C, about a third of the time of Django's, which parses in Python."""
 
     timezone: tzinfo | None = None  # Django's cursors compare it with the connection's
 
     def __init__(self, oid: int, context: abc.AdaptContext | None = None) -> None:
         super().__init__(oid, context)
-        self._parse = _c.TimestamptzLoader(oid, context).load
+        assert PSYCOPGS_TZ_LOADER is not None
+        self._parse = PSYCOPGS_TZ_LOADER(oid, context).load
 
     def load(self, data: Any) -> datetime:
         found: datetime = self._parse(data)
@@ -71,8 +77,8 @@ class _TzLoader(adapt.Loader):
 
 @lru_cache
 def _with_c_tz_loader(template: adapt.AdaptersMap, timezone: tzinfo | None) -> adapt.AdaptersMap:
-    """Django's adapters with the ``timestamptz`` loader in C, made once per time zone."""
+    """Django's adapters with psycopg's ``timestamptz`` parser, made once per time zone."""
     adapters = adapt.AdaptersMap(template)
     loader = type("TzLoader", (_TzLoader,), {"timezone": timezone})
-    adapters.register_loader("timestamptz", loader)
+    adapters.register_loader(TIMESTAMPTZ, loader)
     return adapters
