@@ -32,7 +32,9 @@ from tablegame.actions.common import (
     plain_options,
     record,
     supervisor_reason,
+    update_later,
 )
+from tablegame.live import live
 from tablegame.models import (
     ProcedureNotice,
     ProgressiveMeter,
@@ -446,18 +448,25 @@ def take_shoe(
     offered before the one that accepts must have declined. ``seat=None``: the dealer is curator.
     """
     table = lock_table(table)
-    if not table.rules.has_curator:
+    if not _rules_now(table).has_curator:
         raise ActionError(f"{table} is dealt by the house dealer; there is no curator.")
-    game = table.active_round()
+    game = live(table).round
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
-    seats = table.occupied_seats()
+    seats = list(live(table).seats)
     order = curator_offer_order(seats, previous=table.curator_seat or table.previous_curator_seat)
     _check_offer(order, seat, declined, "the shoe")
     table.curator_seat = seat if seat is not None else 0
-    table.save(update_fields=["curator_seat"])
+    update_later(table, ["curator_seat"])  # with the command's record
     record(table, actor, events.CuratorTaken(seat=seat, declined=tuple(declined)))
     return table
+
+
+def _rules_now(table: Table) -> RulesSubmission:
+    """The Rules Submission the table is dealt under now (``Table.rules``), as read after the
+    table's lock when no round is in play (``live``), else read now."""
+    record_in_force = live(table).rules_record
+    return record_in_force.submission if record_in_force else PROFILES[table.profile]
 
 
 def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], what: str) -> None:
@@ -478,12 +487,12 @@ def pass_shoe(table: Table, *, ordered: bool = False, reason: str = "", actor: A
     reason = supervisor_reason(actor, reason, "the curator must pass") if ordered else ""
     if table.curator_seat is None:
         raise ActionError("Nobody holds the shoe.")
-    game = table.active_round()
+    game = live(table).round
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
     record(table, actor, events.ShoePassed(seat=table.curator_seat, ordered=ordered, reason=reason))
     table.previous_curator_seat, table.curator_seat = table.curator_seat, None
-    table.save(update_fields=["curator_seat", "previous_curator_seat"])
+    update_later(table, ["curator_seat", "previous_curator_seat"])  # with the command's record
     return table
 
 
@@ -494,11 +503,11 @@ def take_player_dealer(
     """California: a player takes the player-dealer position, offered clockwise (001); or a
     supervisor moves it to a seated player, saying why (``reason``, recorded)."""
     table = lock_table(table)
-    if not table.rules.player_dealer:
+    if not _rules_now(table).player_dealer:
         raise ActionError(f"{table} has no player-dealer position.")
-    if table.active_round():
+    if live(table).round:
         raise ActionError("The player-dealer position changes only between rounds.")
-    seats = table.occupied_seats()
+    seats = list(live(table).seats)
     reason = check_text(reason, field="reason", limit=200)
     if reason:
         return _move_player_dealer(table, seat=seat, seats=seats, reason=reason, actor=actor)
@@ -511,7 +520,7 @@ def take_player_dealer(
             order.append(last)  # offered continuously around the table: back to the last one
     _check_offer(order, seat, declined, "the player-dealer position")
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
-    table.save(update_fields=["player_dealer_seat", "player_dealer_hands"])
+    update_later(table, ["player_dealer_seat", "player_dealer_hands"])  # with the record
     record(table, actor, events.PlayerDealerTaken(seat=seat, declined=tuple(declined)))
     return table
 
@@ -531,8 +540,8 @@ def _move_player_dealer(
     if table.player_dealer_seat is not None:
         table.previous_player_dealer_seat = table.player_dealer_seat
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
-    table.save(
-        update_fields=["player_dealer_seat", "player_dealer_hands", "previous_player_dealer_seat"]
+    update_later(  # with the command's record
+        table, ["player_dealer_seat", "player_dealer_hands", "previous_player_dealer_seat"]
     )
     record(table, actor, events.PlayerDealerTaken(seat=seat, declined=(), reason=reason))
     return table

@@ -25,7 +25,8 @@ from rest_framework.test import APIClient
 
 from tablegame.api.tokens import issue_api_token
 from tablegame.models import Table
-from tests.api.conftest import Tablet
+from tests.api.conftest import Tablet, ready_table, table_for
+from tests.tablegame.conftest import deal_at
 
 #: The most queries of the command itself (issue 10: at most 6 for a card or a wager).
 COMMAND_BUDGETS = {
@@ -164,3 +165,36 @@ def test_a_token_command_reads_its_token_user_and_role_in_one_query(
         HTTP_IDEMPOTENCY_KEY="t-2",
     )
     assert refused.status_code == 403, refused.content
+
+
+def test_the_curator_and_the_player_dealer_take_their_place_within_the_budget(
+    tablet: Tablet, dealer: User, floor: User
+) -> None:
+    """Between rounds, the shoe (big table) or the player-dealer position (California) taken: the
+    rules in force, the round and the seats as read after the lock; the table's new seat holder
+    written with the event and the command record, in one statement."""
+
+    def used(table: Table, route: str, body: dict[str, Any]) -> Used:
+        with CaptureQueriesContext(connection) as queries:
+            response = tablet.post(table, route, body)
+        assert response.status_code == 200, response.content
+        statements = [q["sql"] for q in queries.captured_queries]
+        return Used(command=command_queries(statements), request=len(statements))
+
+    # The lock, the read after it and the one write; the curator's answer reads the shoe too (the
+    # cut is offered from the new curator: ``selectors._shoe``), 2 queries.
+    budget = {"curator/": 5, "player-dealer/": 3}
+    big = ready_table("ma-big", dealer, floor, seats=(1, 3, 10))
+    tablet.do(big, "curator/pass/", {"ordered": True})
+    taken = used(big, "curator/", {"seat": 10, "declined": [1, 3]})
+    assert taken == Used(command=budget["curator/"], request=budget["curator/"] + AUTH + SAVEPOINTS)
+    assert tablet.state(big)["table"]["curator_seat"] == 10
+
+    california = deal_at(table_for("ca-commission-free"), dealer, floor)  # the dealer moves
+    tablet.do(california, "open/")
+    for seat in (1, 2, 4):
+        tablet.do(california, f"seats/{seat}/sit/", {"player": f"P{seat}"})
+    taken = used(california, "player-dealer/", {"seat": 4})
+    n = budget["player-dealer/"]
+    assert taken == Used(command=n, request=n + AUTH + SAVEPOINTS)
+    assert tablet.state(california)["table"]["player_dealer_seat"] == 4
