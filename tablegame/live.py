@@ -36,6 +36,7 @@ from django.db import connection, models
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from baccarat.profiles import RulesSubmission
 from casino import rows
 from casino.models import GENESIS_HASH, Event, Pit
 from casino.record import Head, chain_head
@@ -90,6 +91,12 @@ class Live:
         """The Rules Submission record in force now (read after the lock when no round is in
         play: what a new round is dealt under)."""
         return self.table.rules_record()
+
+    @property
+    def rules_in_force(self) -> RulesSubmission:
+        """The Rules Submission the table is dealt under now (``Table.rules``), from
+        ``rules_record``."""
+        return self.table.submission(self.rules_record)
 
     @cached_property
     def seats(self) -> list[int]:

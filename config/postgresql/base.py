@@ -35,7 +35,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         if "context" in params:
-            params["context"] = _with_c_tz_loader(params["context"], self.timezone)
+            params["context"] = _with_psycopgs_tz_loader(params["context"], self.timezone)
         return params
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
@@ -76,7 +76,9 @@ class _TzLoader(adapt.Loader):
 
 
 @lru_cache
-def _with_c_tz_loader(template: adapt.AdaptersMap, timezone: tzinfo | None) -> adapt.AdaptersMap:
+def _with_psycopgs_tz_loader(
+    template: adapt.AdaptersMap, timezone: tzinfo | None
+) -> adapt.AdaptersMap:
     """Django's adapters with psycopg's ``timestamptz`` parser, made once per time zone."""
     adapters = adapt.AdaptersMap(template)
     loader = type("TzLoader", (_TzLoader,), {"timezone": timezone})

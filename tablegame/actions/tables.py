@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from baccarat.errors import RulesError
 from baccarat.profiles import (
-    PROFILES,
     RulesSubmission,
     SettlementProcedure,
     ShuffleProcedure,
@@ -295,8 +294,7 @@ def _check_pit_procedures(table: Table, new: RulesSubmission, when: datetime.dat
     """Every table of the pit dealt under the same text uses one settlement and shuffle procedure
     (002 (e)(3), (j)(3)(i)), compared as they will stand at ``when``."""
     for other in Table.objects.filter(pit=table.pit).exclude(pk=table.pk):
-        record = other.rules_record(when)
-        theirs = record.submission if record else PROFILES[other.profile]
+        theirs = other.submission(other.rules_record(when))
         if theirs.source != new.source:
             continue
         if theirs.settlement is not new.settlement or theirs.shuffle is not new.shuffle:
@@ -448,25 +446,19 @@ def take_shoe(
     offered before the one that accepts must have declined. ``seat=None``: the dealer is curator.
     """
     table = lock_table(table)
-    if not _rules_now(table).has_curator:
+    facts = live(table)
+    if not facts.rules_in_force.has_curator:
         raise ActionError(f"{table} is dealt by the house dealer; there is no curator.")
-    game = live(table).round
+    game = facts.round
     if game and game.state != Round.State.BETTING:
         raise ActionError("The shoe changes hands only between rounds.")
-    seats = list(live(table).seats)
-    order = curator_offer_order(seats, previous=table.curator_seat or table.previous_curator_seat)
+    previous = table.curator_seat or table.previous_curator_seat
+    order = curator_offer_order(facts.seats, previous=previous)
     _check_offer(order, seat, declined, "the shoe")
     table.curator_seat = seat if seat is not None else 0
     update_later(table, ["curator_seat"])  # with the command's record
     record(table, actor, events.CuratorTaken(seat=seat, declined=tuple(declined)))
     return table
-
-
-def _rules_now(table: Table) -> RulesSubmission:
-    """The Rules Submission the table is dealt under now (``Table.rules``), as read after the
-    table's lock when no round is in play (``live``), else read now."""
-    record_in_force = live(table).rules_record
-    return record_in_force.submission if record_in_force else PROFILES[table.profile]
 
 
 def _check_offer(order: list[int], seat: int | None, declined: Sequence[int], what: str) -> None:
@@ -503,11 +495,12 @@ def take_player_dealer(
     """California: a player takes the player-dealer position, offered clockwise (001); or a
     supervisor moves it to a seated player, saying why (``reason``, recorded)."""
     table = lock_table(table)
-    if not _rules_now(table).player_dealer:
+    facts = live(table)
+    if not facts.rules_in_force.player_dealer:
         raise ActionError(f"{table} has no player-dealer position.")
-    if live(table).round:
+    if facts.round:
         raise ActionError("The player-dealer position changes only between rounds.")
-    seats = list(live(table).seats)
+    seats = facts.seats
     reason = check_text(reason, field="reason", limit=200)
     if reason:
         return _move_player_dealer(table, seat=seat, seats=seats, reason=reason, actor=actor)

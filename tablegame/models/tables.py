@@ -116,7 +116,10 @@ class Table(models.Model):
     @property
     def rules(self) -> RulesSubmission:
         """The Rules Submission this table is dealt under now."""
-        record = self.rules_record()
+        return self.submission(self.rules_record())
+
+    def submission(self, record: TableRules | None) -> RulesSubmission:
+        """The rules ``record`` (the table's, in force) holds; its profile's when none was filed."""
         return record.submission if record else PROFILES[self.profile]
 
     def clean(self) -> None:

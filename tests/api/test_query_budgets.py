@@ -37,6 +37,10 @@ COMMAND_BUDGETS = {
     "round/cards/ (the coup completes)": 3,
     "round/settle/": 3,  # 5 where vigorish is marked: the markers written, then read
     "round/house-money/": 3,
+    # Between rounds: the lock, the read after it and the one write; the curator's answer reads
+    # the shoe too (the cut is offered from the new curator: ``selectors._shoe``), 2 queries.
+    "curator/": 5,
+    "player-dealer/": 3,
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
 AUTH, SAVEPOINTS = 1, 2
@@ -181,13 +185,10 @@ def test_the_curator_and_the_player_dealer_take_their_place_within_the_budget(
         statements = [q["sql"] for q in queries.captured_queries]
         return Used(command=command_queries(statements), request=len(statements))
 
-    # The lock, the read after it and the one write; the curator's answer reads the shoe too (the
-    # cut is offered from the new curator: ``selectors._shoe``), 2 queries.
-    budget = {"curator/": 5, "player-dealer/": 3}
     big = ready_table("ma-big", dealer, floor, seats=(1, 3, 10))
     tablet.do(big, "curator/pass/", {"ordered": True})
     taken = used(big, "curator/", {"seat": 10, "declined": [1, 3]})
-    assert taken == Used(command=budget["curator/"], request=budget["curator/"] + AUTH + SAVEPOINTS)
+    assert taken == Used(command=COMMAND_BUDGETS["curator/"], request=BUDGETS["curator/"])
     assert tablet.state(big)["table"]["curator_seat"] == 10
 
     california = deal_at(table_for("ca-commission-free"), dealer, floor)  # the dealer moves
@@ -195,6 +196,7 @@ def test_the_curator_and_the_player_dealer_take_their_place_within_the_budget(
     for seat in (1, 2, 4):
         tablet.do(california, f"seats/{seat}/sit/", {"player": f"P{seat}"})
     taken = used(california, "player-dealer/", {"seat": 4})
-    n = budget["player-dealer/"]
-    assert taken == Used(command=n, request=n + AUTH + SAVEPOINTS)
+    assert taken == Used(
+        command=COMMAND_BUDGETS["player-dealer/"], request=BUDGETS["player-dealer/"]
+    )
     assert tablet.state(california)["table"]["player_dealer_seat"] == 4
