@@ -71,13 +71,24 @@ def test_a_revoked_token_stops_working_at_once(db, dealer):
     _token, key = issue_api_token(dealer, label="MB-1 tablet")
     _other, kept = issue_api_token(dealer)
     out = StringIO()
-    call_command("revoke_tokens", "dealer", "--prefix", key[:8], stdout=out)
+    # With "=": a key may begin with "-" (one in 64), which alone would read as an option.
+    call_command("revoke_tokens", "dealer", f"--prefix={key[:8]}", stdout=out)
     assert "1 token(s) of dealer revoked." in out.getvalue()
     client = Client()
     answer = client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {key}")
     assert answer.status_code == 401
     assert answer.json() == {"error": "This API token was revoked: ask for a new one."}
     assert client.get("/api/tables/", HTTP_AUTHORIZATION=f"Token {kept}").status_code == 200
+
+
+def test_a_key_that_begins_with_a_dash_is_revoked_by_its_prefix(db, dealer):
+    key = "-" + "A" * 42  # one key in 64 begins so
+    with mock.patch.object(tokens.secrets, "token_urlsafe", return_value=key):
+        issue_api_token(dealer)
+    out = StringIO()
+    call_command("revoke_tokens", "dealer", f"--prefix={key[:8]}", stdout=out)
+    assert "1 token(s) of dealer revoked." in out.getvalue()
+    assert ApiToken.objects.get(user=dealer).revoked_at is not None
 
 
 def test_a_token_used_again_is_not_read_again_until_its_recheck(db, dealer, monkeypatch):

@@ -1,5 +1,5 @@
-"""``manage.py revoke_tokens USERNAME [--prefix ABCD1234]``: the user's API tokens (or the one
-whose key starts so) stop working now."""
+"""``manage.py revoke_tokens USERNAME [--prefix=ABCD1234]``: the user's API tokens (or the one
+whose key starts so) stop working now. Write the prefix after "=": a key may begin with "-"."""
 
 from typing import Any
 
@@ -15,7 +15,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
-        parser.add_argument("--prefix", default="", help="The key's first characters.")
+        parser.add_argument(
+            "--prefix",
+            default="",
+            help="The key's first characters, after '=' (a key may begin with '-').",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user = User.objects.filter(username=options["username"]).first()
