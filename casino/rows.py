@@ -20,7 +20,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache, lru_cache
-from itertools import groupby
 from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
@@ -263,8 +262,13 @@ def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | Non
         return insert(then) if then is not None else None
     statements = [sql for sql, _ in waiting]
     values = _values(waiting)
-    for model, objs in groupby(first, key=type):
-        group = list(objs)
+    # One INSERT per model, its rows in the order made: PostgreSQL runs a statement's parts in
+    # no set order, so rows of one model split over two parts could take their keys out of
+    # order (a ledger's lines, a command's events).
+    by_model: dict[type[models.Model], list[models.Model]] = {}
+    for obj in first:
+        by_model.setdefault(type(obj), []).append(obj)
+    for model, group in by_model.items():
         sql, written = _insert_statement(model)
         head = sql.partition(" VALUES ")[0]
         row = f"({', '.join(['%s'] * len(written))})"

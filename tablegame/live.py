@@ -181,9 +181,10 @@ def new_round(game: Round) -> None:
         _prefetch(game, name, [])
 
 
-def keep_list(game: Round, name: str, found: list[Any]) -> None:
-    """The action knows the round's whole list ``name`` as it now stands: no need to read it."""
-    _prefetch(game, name, found)
+def keep_list(parent: models.Model, name: str, found: list[Any]) -> None:
+    """The action knows the whole list ``name`` of a row (the round's steps, the table's meters)
+    as it now stands, written or to be written with the command: no need to read it."""
+    _prefetch(parent, name, found)
 
 
 def locked_tables() -> QuerySet[Table]:
@@ -357,26 +358,26 @@ def _json(text: str) -> list[dict[str, Any]]:
     return data
 
 
-def _prefetch(game: Round, name: str, found: list[Any]) -> None:
-    """Set ``found`` as the round's prefetched relation ``name`` (as ``prefetch_related`` does):
+def _prefetch(parent: models.Model, name: str, found: list[Any]) -> None:
+    """Set ``found`` as the row's prefetched relation ``name`` (as ``prefetch_related`` does):
     the queryset the related manager would make, without making the manager. Its filter on the
-    round is Django's deferred one, as the manager leaves it: applied only if a call chains on
-    it (``game.wagers.filter(...)``), which then reads the database for this round alone."""
-    model, field = _relation(name)
+    row is Django's deferred one, as the manager leaves it: applied only if a call chains on
+    it (``game.wagers.filter(...)``), which then reads the database for this row alone."""
+    model, field = _relation(type(parent), name)
     queryset: Any = model._default_manager.get_queryset()  # its private parts are set here
-    queryset._hints = {"instance": game}
-    queryset._deferred_filter = (False, (), {field.name: game})
-    queryset._known_related_objects = {field: {game.pk: game}}
+    queryset._hints = {"instance": parent}
+    queryset._deferred_filter = (False, (), {field.name: parent})
+    queryset._known_related_objects = {field: {parent.pk: parent}}
     queryset._result_cache = found
     queryset._prefetch_done = True
-    cached: dict[str, Any] = game.__dict__.setdefault("_prefetched_objects_cache", {})
+    cached: dict[str, Any] = parent.__dict__.setdefault("_prefetched_objects_cache", {})
     cached[name] = queryset
 
 
 @cache
-def _relation(name: str) -> tuple[type[models.Model], Any]:
-    """The model of the round's relation ``name`` and its foreign key to the round."""
-    relation = Round._meta.get_field(name)
+def _relation(parent: type[models.Model], name: str) -> tuple[type[models.Model], Any]:
+    """The model of the row's relation ``name`` and its foreign key to the row."""
+    relation = parent._meta.get_field(name)
     assert isinstance(relation, models.ManyToOneRel)
     model = relation.related_model
     assert isinstance(model, type)

@@ -39,8 +39,9 @@ from baccarat.royal9 import (
 from baccarat.settlement import Settlement
 from baccarat.wagertypes import WagerType
 from tablegame import events
-from tablegame.actions.common import record
+from tablegame.actions.common import insert_later, record, update_later
 from tablegame.errors import ActionError
+from tablegame.live import keep_list
 from tablegame.models import (
     MustHitProgressive,
     MustHitWin,
@@ -51,6 +52,17 @@ from tablegame.models import (
 )
 
 CENT = Decimal("0.01")
+#: A meter's fields a contribution changes, and those a win changes besides.
+METER_CONTRIBUTED = ("amount", "live", "updated_at")
+METER_RESEEDED = (
+    "amount",
+    "hits",
+    "updated_at",
+    "reseed",
+    "contribution",
+    "next_reseed",
+    "next_contribution",
+)
 ROYAL9_METERS = ("star", "spade", "heart")
 Entry = ProgressiveEntry.Kind
 
@@ -109,6 +121,8 @@ def contribute(table: Table, game: Round, rules: RulesSubmission) -> list[Progre
         return []
     staked = [(w.seat, w.amount) for w in game.wagers.all() if w.type == WagerType.ROYAL9.value]
     meters = list(ProgressiveMeter.objects.select_for_update().filter(table=table).order_by("pk"))
+    # The meters as they will stand when the command writes: its answer reads them from here.
+    keep_list(table, "meters", sorted(meters, key=lambda m: m.name))
     wagered = sum((amount for _seat, amount in staked), Decimal(0))
     if not wagered:
         return meters
@@ -122,10 +136,11 @@ def contribute(table: Table, game: Round, rules: RulesSubmission) -> list[Progre
         entries.append(_entry(Entry.CONTRIBUTION, table, game, before, meter.amount, royal9=meter))
         entries[-1].wagered = wagered
         changes.append(events.MeterChange(meter.name, meter.amount - before, meter.amount))
-    if meters:
-        ProgressiveMeter.objects.bulk_update(meters, ["amount", "live", "updated_at"])
+        # Written with the command's record, as the meter stands then: a win reseeds it first
+        # (``reseed_won``), and the one UPDATE takes both, as the database's guard wants a win.
+        update_later(meter, METER_CONTRIBUTED)
     won = _feed_must_hit(table, game, wagered, sorted({s for s, _a in staked}), entries, changes)
-    ProgressiveEntry.objects.bulk_create(entries)
+    insert_later(entries)
     record(
         table,
         None,
@@ -175,7 +190,7 @@ def _feed_must_hit(
     changes.append(events.MeterChange(meter.name, after - before, after))
     meter.amount, meter.live, meter.updated_at = after, True, timezone.now()
     if not hit:
-        meter.save(update_fields=["amount", "live", "updated_at"])
+        update_later(meter, METER_CONTRIBUTED)  # with the command's record
         return []
     seat = must_hit_winner(participants, RANDOM)
     waiting = MustHitWin.objects.filter(meter=meter, status=MustHitWin.Status.PENDING).count()
@@ -281,7 +296,7 @@ def reseed_won(
                 )
             )
         meter.amount, meter.hits, meter.updated_at = meter.reseed, meter.hits + 1, timezone.now()
-        meter.save()
+        update_later(meter, METER_RESEEDED)  # merged with its contribution: one UPDATE
         entries.append(_entry(Entry.RESET, table, game, before, meter.amount, royal9=meter))
         record(
             table,
@@ -295,7 +310,7 @@ def reseed_won(
             None,
             events.ProgressiveReset(meter=meter.name, amount=meter.amount, round=game.number),
         )
-    ProgressiveEntry.objects.bulk_create(entries)
+    insert_later(entries)
 
 
 # --- Reading: screens, the console, accounting ---------------------------------------------

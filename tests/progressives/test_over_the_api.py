@@ -3,10 +3,15 @@ meters, and the progressive events come with it."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from casino.models import Pit
 from tablegame.actions.progressives import configure_must_hit
+from tablegame.models import ProgressiveEntry, ProgressiveMeter
 from tests.progressives.conftest import big_table, naturals
 
 
@@ -40,3 +45,57 @@ def test_settling_royal_9_wagers_over_the_api_answers_with_the_new_meters(db, de
     contributed = settled["events"][0]["text"]
     assert contributed.startswith("$10.00 of Royal 9 wagers: Star +$0.60 to $50000.60")
     assert "Stax +$0.50 to $250.50" in contributed
+
+
+def test_a_royal_9_win_over_the_api_reseeds_the_meter_in_the_commands_one_write(db, dealer, floor):
+    """The contribution and the win of one settlement reach the meter as one UPDATE with the
+    command's record (the database's guard sees a win: hits + 1, the amount at its reseed), the
+    ledger has all three lines, and the answer shows the meters as the database holds them."""
+    table = big_table(dealer, floor, seats=(1, 2))
+    client = Client()
+    client.force_login(dealer)
+    keys = iter(range(100))
+
+    def send(route: str, body: dict | None = None) -> dict:
+        answer = client.post(
+            f"/api/tables/{table.pk}/{route}",
+            body or {},
+            content_type="application/json",
+            headers={"Idempotency-Key": f"key-{next(keys)}"},
+        )
+        assert answer.status_code == 200, (route, answer.content)
+        return answer.json()
+
+    def play(wagers: list[tuple[int, str]], cards: list[str]) -> tuple[dict, int]:
+        send("round/open/")
+        for seat, amount in wagers:
+            send("round/wagers/", {"seat": seat, "type": "royal9", "amount": amount})
+        send("round/no-more-bets/")
+        for card in cards:
+            send("round/cards/", {"card": card})
+        with CaptureQueriesContext(connection) as queries:
+            settled = send("round/settle/")
+        return settled, len(queries.captured_queries)
+
+    _, contributed_only = play([(1, "5"), (2, "5")], naturals(table))  # the Spade: 450.50
+    # Seat 1's Personal King-9 is K♣ 9♦: the Banker holds it, and the Spade pays in full.
+    settled, with_a_win = play([(1, "5")], ["2H", "KC", "3S", "9D"])
+
+    spade = ProgressiveMeter.objects.get(table=table, name="spade")
+    assert (spade.amount, spade.hits, spade.live) == (Decimal("450"), 1, True)
+    assert settled["meters"] == {
+        m.name: str(m.amount) for m in ProgressiveMeter.objects.filter(table=table)
+    }
+    assert settled["meters"]["spade"] == "450.00"
+    lines = ProgressiveEntry.objects.filter(royal9=spade).order_by("pk")
+    assert [(e.kind, e.before, e.after) for e in lines][-3:] == [
+        ("contribution", Decimal("450.50"), Decimal("450.75")),
+        ("hit", Decimal("450.75"), Decimal("450.75")),
+        ("reset", Decimal("450.75"), Decimal("450")),
+    ]
+    kinds = [e["action"] for e in settled["events"]]
+    assert "progressive_hit" in kinds and "progressive_reset" in kinds
+    # A win costs no query more than a contribution: every meter is written with the record
+    # (PostgreSQL; elsewhere each write is a statement of its own).
+    if connection.vendor == "postgresql":
+        assert with_a_win == contributed_only
