@@ -25,7 +25,8 @@ from rest_framework.test import APIClient
 
 from tablegame.api.tokens import issue_api_token
 from tablegame.models import Table
-from tests.api.conftest import Tablet, ready_table, table_for
+from tests.api.conftest import Tablet, apply_answer, ready_table, table_for
+from tests.progressives.conftest import naturals
 from tests.tablegame.conftest import deal_at
 
 #: The most queries of the command itself (issue 10: at most 6 for a card or a wager).
@@ -36,6 +37,9 @@ COMMAND_BUDGETS = {
     "round/cards/": 3,
     "round/cards/ (the coup completes)": 3,
     "round/settle/": 3,  # 5 where vigorish is marked: the markers written, then read
+    # Royal 9 (big tables): the table's meters and the pit's must-hit meter locked besides; the
+    # meters and ledger lines are written with the record, a win as a contribution.
+    "round/settle/ (Royal 9)": 5,
     "round/house-money/": 3,
     # Between rounds: the lock, the read after it and the one write; the curator's answer reads
     # the shoe too (the cut is offered from the new curator: ``selectors._shoe``), 2 queries.
@@ -200,3 +204,35 @@ def test_the_curator_and_the_player_dealer_take_their_place_within_the_budget(
         command=COMMAND_BUDGETS["player-dealer/"], request=BUDGETS["player-dealer/"]
     )
     assert tablet.state(california)["table"]["player_dealer_seat"] == 4
+
+
+def test_a_royal_9_settlement_keeps_to_its_budget_whether_a_meter_is_won_or_not(
+    tablet: Tablet, dealer: User, floor: User
+) -> None:
+    """The meters contributed to (three Royal 9 meters and the must-hit meter's lock), and in the
+    next round the Spade won in full and reseeded: the same count, within the budget."""
+    big = ready_table("ma-big", dealer, floor, seats=(1, 2))
+
+    def settle(seats: tuple[int, ...], cards: list[str]) -> Used:
+        tablet.do(big, "round/open/")
+        for seat in seats:
+            tablet.do(big, "round/wagers/", {"seat": seat, "type": "royal9", "amount": "5"})
+        tablet.do(big, "round/no-more-bets/")
+        for card in cards:
+            tablet.do(big, "round/cards/", {"card": card})
+        with CaptureQueriesContext(connection) as queries:
+            response = tablet.post(big, "round/settle/")
+        assert response.status_code == 200, response.content
+        statements = [q["sql"] for q in queries.captured_queries]
+        # The answer's meters as the database holds them after the write (as ``Tablet.do``).
+        kept = apply_answer(tablet.kept[big.pk], response.json())
+        assert kept == tablet.state(big), "the settlement's answer left the meters stale"
+        tablet.kept[big.pk] = kept
+        return Used(command=command_queries(statements), request=len(statements))
+
+    contributed = settle((1, 2), naturals(big))
+    # Seat 1's Personal King-9 is K♣ 9♦, held by the Banker: the Spade pays in full.
+    won = settle((1,), ["2H", "KC", "3S", "9D"])
+    assert tablet.state(big)["meters"]["spade"] == "450.00"
+    budget = COMMAND_BUDGETS["round/settle/ (Royal 9)"]
+    assert contributed == won == Used(command=budget, request=budget + AUTH + SAVEPOINTS)
