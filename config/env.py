@@ -57,6 +57,17 @@ POOL_MIN_SIZE, POOL_MAX_SIZE, POOL_TIMEOUT = 2, 8, 5.0
 PREPARE_THRESHOLD = 5
 
 
+#: SQLite (the embedded ``make run``), where a tablet, the screens and ``simulate``'s bots write at
+#: once: a transaction takes the write lock when it begins and waits for it up to ``timeout``
+#: seconds (a DEFERRED one that read first fails at once on its first write, "database is
+#: locked", a 503), and readers go on while one writes (WAL).
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+
+
 def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, Any]:
     """The default database: ``DATABASE_URL``, or SQLite at ``var/db.sqlite3``.
 
@@ -72,6 +83,8 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     """
     default = f"sqlite:///{base_dir / 'var' / 'db.sqlite3'}"
     database: dict[str, Any] = dict(dj_database_url.parse(env.get("DATABASE_URL") or default))
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
     if database["ENGINE"] != "django.db.backends.postgresql":
         return database
     database["CONN_HEALTH_CHECKS"] = True

@@ -1,0 +1,50 @@
+"""The embedded demo's SQLite (``make run``) with several writers at once: a dealer's tablet, the
+screens and ``simulate``'s bots. A transaction takes the write lock when it begins and waits for
+it (``config.env.SQLITE_OPTIONS``): one that read first and then wrote used to fail at once with
+"database is locked" (a 503 to the tablet) or, worse, write over what another had just written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.record.test_sqlite_triggers import run
+
+#: Three threads, each in its own transaction: read the tally, pause, write it plus one.
+SCRIPT = """
+import threading, time
+from django.db import connection, transaction
+
+with connection.cursor() as cursor:
+    cursor.execute("CREATE TABLE tally (n integer)")
+    cursor.execute("INSERT INTO tally VALUES (0)")
+errors = []
+
+def bump():
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT n FROM tally")
+            n = cursor.fetchone()[0]
+            time.sleep(0.3)
+            cursor.execute("UPDATE tally SET n = %s", [n + 1])
+    except Exception as error:
+        errors.append(str(error))
+    finally:
+        connection.close()
+
+threads = [threading.Thread(target=bump) for _ in range(3)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+with connection.cursor() as cursor:
+    cursor.execute("SELECT n FROM tally")
+    print("tally", cursor.fetchone()[0])
+print("errors", errors)
+"""
+
+
+def test_writers_at_once_on_the_demos_sqlite_wait_their_turn(tmp_path: Path) -> None:
+    done = run("shell", "--no-imports", "-c", SCRIPT, database=tmp_path / "db.sqlite3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["tally 3", "errors []"]
