@@ -16,7 +16,7 @@ from pit.alerts import watch
 from pit.models import Alert
 from tablegame.actions.dealers import relieve_dealer
 from tablegame.actions.progressives import configure_must_hit
-from tests.browser.conftest import browser, floor_staff, log_in, shot
+from tests.browser.conftest import SHOTS, browser, floor_staff, log_in, shot
 from tests.browser.test_live_wall import daphne
 from tests.progressives.conftest import big_table, low_draw, naturals, royal9_round
 from tests.tablegame.conftest import ready_table
@@ -134,8 +134,15 @@ def test_a_must_hit_win_shows_on_the_tablet_and_display_until_the_floor_pays_it(
 
     won = "Stax won: BB-1 seat 1, $100.01 (pay now)"
     for page in (tablet, display):
-        page.locator(".progressive-strip .ps-pending", has_text=won).wait_for(timeout=10_000)
+        pending = page.locator(".progressive-strip .ps-pending", has_text=won)
+        pending.wait_for(timeout=10_000)
+        # In sight on a 1024 x 768 screen without scrolling (the tablet's page is taller).
+        box = pending.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SCREEN["height"]
     shot(tablet, "progressives-tablet-win")
+    tablet.screenshot(
+        path=str(SHOTS / "progressives-tablet-win-screen.png")
+    )  # as the dealer sees it
     shot(display, "progressives-display-win")
     console.locator(".pending li", has_text="Stax win 1").wait_for(timeout=10_000)
     shot(console, "progressives-page-win")
