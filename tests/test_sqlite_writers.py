@@ -12,15 +12,15 @@ from tests.record.test_sqlite_triggers import run
 
 #: Three threads, each in its own transaction: read the tally, pause, write it plus one.
 SCRIPT = """
-import threading, time
+import time
+from concurrent.futures import ThreadPoolExecutor
 from django.db import connection, transaction
 
 with connection.cursor() as cursor:
     cursor.execute("CREATE TABLE tally (n integer)")
     cursor.execute("INSERT INTO tally VALUES (0)")
-errors = []
 
-def bump():
+def bump(_):
     try:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SELECT n FROM tally")
@@ -28,15 +28,12 @@ def bump():
             time.sleep(0.3)
             cursor.execute("UPDATE tally SET n = %s", [n + 1])
     except Exception as error:
-        errors.append(str(error))
+        return str(error)
     finally:
         connection.close()
 
-threads = [threading.Thread(target=bump) for _ in range(3)]
-for thread in threads:
-    thread.start()
-for thread in threads:
-    thread.join()
+with ThreadPoolExecutor(3) as pool:
+    errors = [error for error in pool.map(bump, range(3)) if error]
 with connection.cursor() as cursor:
     cursor.execute("SELECT n FROM tally")
     print("tally", cursor.fetchone()[0])
