@@ -66,16 +66,24 @@ def command_queries(statements: list[str]) -> int:
     return sum(1 for sql in statements[locked:] if "SAVEPOINT" not in sql)
 
 
+def sent(
+    tablet: Tablet, table: Table, route: str, body: dict[str, Any] | None = None
+) -> tuple[Used, Any]:
+    """Send one command, which must succeed: how many queries it took, and its answer."""
+    with CaptureQueriesContext(connection) as queries:
+        response = tablet.post(table, route, body)
+    assert response.status_code == 200, response.content
+    # Read now: Django keeps a bounded log of queries, and later ones push these out.
+    statements = [q["sql"] for q in queries.captured_queries]
+    return Used(command=command_queries(statements), request=len(statements)), response.json()
+
+
 @pytest.fixture
 def count(tablet: Tablet, mini: Table) -> Count:
     """Send one command; how many queries it took (it must succeed)."""
 
     def send(route: str, body: dict[str, Any] | None = None) -> Used:
-        with CaptureQueriesContext(connection) as queries:
-            response = tablet.post(mini, route, body)
-        assert response.status_code == 200, response.content
-        statements = [q["sql"] for q in queries.captured_queries]
-        return Used(command=command_queries(statements), request=len(statements))
+        return sent(tablet, mini, route, body)[0]
 
     return send
 
@@ -182,16 +190,9 @@ def test_the_curator_and_the_player_dealer_take_their_place_within_the_budget(
     rules in force, the round and the seats as read after the lock; the table's new seat holder
     written with the event and the command record, in one statement."""
 
-    def used(table: Table, route: str, body: dict[str, Any]) -> Used:
-        with CaptureQueriesContext(connection) as queries:
-            response = tablet.post(table, route, body)
-        assert response.status_code == 200, response.content
-        statements = [q["sql"] for q in queries.captured_queries]
-        return Used(command=command_queries(statements), request=len(statements))
-
     big = ready_table("ma-big", dealer, floor, seats=(1, 3, 10))
     tablet.do(big, "curator/pass/", {"ordered": True})
-    taken = used(big, "curator/", {"seat": 10, "declined": [1, 3]})
+    taken, _ = sent(tablet, big, "curator/", {"seat": 10, "declined": [1, 3]})
     assert taken == Used(command=COMMAND_BUDGETS["curator/"], request=BUDGETS["curator/"])
     assert tablet.state(big)["table"]["curator_seat"] == 10
 
@@ -199,7 +200,7 @@ def test_the_curator_and_the_player_dealer_take_their_place_within_the_budget(
     tablet.do(california, "open/")
     for seat in (1, 2, 4):
         tablet.do(california, f"seats/{seat}/sit/", {"player": f"P{seat}"})
-    taken = used(california, "player-dealer/", {"seat": 4})
+    taken, _ = sent(tablet, california, "player-dealer/", {"seat": 4})
     assert taken == Used(
         command=COMMAND_BUDGETS["player-dealer/"], request=BUDGETS["player-dealer/"]
     )
@@ -220,15 +221,12 @@ def test_a_royal_9_settlement_keeps_to_its_budget_whether_a_meter_is_won_or_not(
         tablet.do(big, "round/no-more-bets/")
         for card in cards:
             tablet.do(big, "round/cards/", {"card": card})
-        with CaptureQueriesContext(connection) as queries:
-            response = tablet.post(big, "round/settle/")
-        assert response.status_code == 200, response.content
-        statements = [q["sql"] for q in queries.captured_queries]
+        used, answer = sent(tablet, big, "round/settle/")
         # The answer's meters as the database holds them after the write (as ``Tablet.do``).
-        kept = apply_answer(tablet.kept[big.pk], response.json())
+        kept = apply_answer(tablet.kept[big.pk], answer)
         assert kept == tablet.state(big), "the settlement's answer left the meters stale"
         tablet.kept[big.pk] = kept
-        return Used(command=command_queries(statements), request=len(statements))
+        return used
 
     contributed = settle((1, 2), naturals(big))
     # Seat 1's Personal King-9 is K♣ 9♦, held by the Banker: the Spade pays in full.
