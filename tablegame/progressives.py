@@ -52,7 +52,7 @@ from tablegame.models import (
 )
 
 CENT = Decimal("0.01")
-#: A meter's fields a contribution changes, and those a win changes besides.
+#: The fields of a meter that a contribution changes, and those that a win changes.
 METER_CONTRIBUTED = ("amount", "live", "updated_at")
 METER_RESEEDED = (
     "amount",
