@@ -9,6 +9,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+import pytest
 from django.db import connection
 
 from casino.models import Pit
@@ -113,11 +114,13 @@ def test_an_alert_reaches_the_console_live_and_stays_until_acknowledged(
     assert alert.acknowledged_by == floor
 
 
+@pytest.mark.parametrize("profile", ["ma-big", "ma-big-ez"])  # the profiles with Royal 9
 def test_a_must_hit_win_shows_on_the_tablet_and_display_until_the_floor_pays_it(
-    floor_staff, daphne, browser, low_draw
+    floor_staff, daphne, browser, low_draw, profile
 ):
     dealer, floor = floor_staff["dealer"], floor_staff["floor"]
-    table = big_table(dealer, floor, "ma-big")
+    table = big_table(dealer, floor, profile)
+    named = "" if profile == "ma-big" else f"-{profile}"  # the screenshots of each
     configure_must_hit(Pit.objects.get(), name="Stax", configuration=3, tables=[table], actor=floor)
     chromium = browser.start()
     tablet = log_in(chromium, daphne, "dealer")
@@ -132,20 +135,19 @@ def test_a_must_hit_win_shows_on_the_tablet_and_display_until_the_floor_pays_it(
 
     elsewhere(lambda: royal9_round(table, dealer, cards=naturals(table)))  # hits at $100.01
 
-    won = "Stax won: BB-1 seat 1, $100.01 (pay now)"
+    won = f"Stax won: {table.name} seat 1, $100.01 (pay now)"
     for page in (tablet, display):
         pending = page.locator(".progressive-strip .ps-pending", has_text=won)
         pending.wait_for(timeout=10_000)
         # In sight on a 1024 x 768 screen without scrolling (the tablet's page is taller).
         box = pending.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SCREEN["height"]
-    shot(tablet, "progressives-tablet-win")
-    tablet.screenshot(
-        path=str(SHOTS / "progressives-tablet-win-screen.png")
-    )  # as the dealer sees it
-    shot(display, "progressives-display-win")
+    shot(tablet, f"progressives-tablet-win{named}")
+    # As the dealer sees it, without scrolling.
+    tablet.screenshot(path=str(SHOTS / f"progressives-tablet-win-screen{named}.png"))
+    shot(display, f"progressives-display-win{named}")
     console.locator(".pending li", has_text="Stax win 1").wait_for(timeout=10_000)
-    shot(console, "progressives-page-win")
+    shot(console, f"progressives-page-win{named}")
     console.locator(".pending button", has_text="Paid").click()
     console.locator(".pending").wait_for(state="detached", timeout=10_000)
     display.locator(".progressive-strip .ps-pending").wait_for(state="detached", timeout=10_000)
