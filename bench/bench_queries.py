@@ -1,6 +1,6 @@
 """SQL queries per command type, counted in-process: one table per bundled profile.
 
-The same dealer bot as ``manage.py simulate`` (``tablegame.simulation.dealer``) plays a few rounds
+The same dealer bot as ``manage.py simulate`` (``loadsim.dealer``) plays a few rounds
 and readies a new shoe at the first simulated table of each profile, through Django's test client
 in this process, and ``CaptureQueriesContext`` counts each command's queries (the server cannot
 tell its client). Needs ``DATABASE_URL`` (PostgreSQL, migrated). Run:
@@ -33,9 +33,9 @@ django.setup()
 from asgiref.sync import sync_to_async  # noqa: E402
 
 from baccarat.profiles import PROFILES  # noqa: E402
-from tablegame.simulation import floor as floor_db  # noqa: E402
-from tablegame.simulation.dealer import CommandLog, Dealer, Pace  # noqa: E402
-from tablegame.simulation.transport import InProcessTransport  # noqa: E402
+from loadsim import floor as floor_db  # noqa: E402
+from loadsim.dealer import CommandLog, Dealer, Pace  # noqa: E402
+from loadsim.transport import InProcessTransport  # noqa: E402
 
 
 async def count(rounds: int, seed: int, *, profile: bool) -> InProcessTransport:

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "pit",
     "surveillance",
     "accounting",
+    "loadsim",
 ]
 
 MIDDLEWARE = [

@@ -1,4 +1,4 @@
-"""The bots' HTTP/1.1 client (``tablegame.simulation.http1``) against a server written here."""
+"""The bots' HTTP/1.1 client (``loadsim.http1``) against a server written here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from tablegame.simulation import http1
+from loadsim import http1
 
 Answer = Callable[[bytes], bytes]
 

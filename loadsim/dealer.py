@@ -38,8 +38,8 @@ from baccarat.seating import (
     curator_offer_order,
 )
 from baccarat.wagertypes import WagerType
+from loadsim.floor import ShoeSituation, SimTable, Situation
 from tablegame.models.tables import default_limits
-from tablegame.simulation.floor import ShoeSituation, SimTable, Situation
 
 FLOOR = "sim-floor"
 

@@ -32,8 +32,8 @@ import uvloop
 from django.conf import settings
 from django.utils import timezone
 
-from tablegame.simulation import floor as floor_db
-from tablegame.simulation.dealer import (
+from loadsim import floor as floor_db
+from loadsim.dealer import (
     FLOOR,
     ROUNDS_PER_HOUR,
     CommandLog,
@@ -41,15 +41,15 @@ from tablegame.simulation.dealer import (
     Diverged,
     Pace,
 )
-from tablegame.simulation.report import Report, Spread, count_commands, count_notices
-from tablegame.simulation.screens import Screen, watch
-from tablegame.simulation.server import (
+from loadsim.report import Report, Spread, count_commands, count_notices
+from loadsim.screens import Screen, watch
+from loadsim.server import (
     Server,
     named_processes_cpu,
     production_env,
     start_server,
 )
-from tablegame.simulation.transport import AUTHS, HttpTransport, session_headers, token_headers
+from loadsim.transport import AUTHS, HttpTransport, session_headers, token_headers
 
 SURVEILLANCE = "sim-surveillance"
 #: Bots making their tables ready at once, and sockets opening at once.

@@ -21,8 +21,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.crypto import get_random_string
 
-from tablegame.simulation import http1
-from tablegame.simulation.dealer import Answer, route_label
+from loadsim import http1
+from loadsim.dealer import Answer, route_label
 
 #: A refusal's text kept for the report, at most.
 ERROR_CHARS = 300

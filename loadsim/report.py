@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from tablegame.simulation.dealer import Sent
-from tablegame.simulation.screens import Screen
+from loadsim.dealer import Sent
+from loadsim.screens import Screen
 
 CARD_ROUTE = "round/cards/"
 SETTLE_ROUTE = "round/settle/"

@@ -2,7 +2,7 @@
 
 Dealer bots play real rounds at N tables through the real ASGI server and API while every table's
 tablet, display, pit console and the surveillance wall listen; it prints what it measured
-(``tablegame.simulation``). Against ``make run``'s server: ``--url http://127.0.0.1:8000``.
+(``loadsim``). Against ``make run``'s server: ``--url http://127.0.0.1:8000``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from urllib.parse import urlparse
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tablegame.simulation.dealer import ROUNDS_PER_HOUR
-from tablegame.simulation.run import Options, simulate
-from tablegame.simulation.server import SERVERS
-from tablegame.simulation.transport import AUTHS
+from loadsim.dealer import ROUNDS_PER_HOUR
+from loadsim.run import Options, simulate
+from loadsim.server import SERVERS
+from loadsim.transport import AUTHS
 
 
 class Command(BaseCommand):
