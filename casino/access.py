@@ -236,6 +236,10 @@ RULES: Mapping[str, Rule] = {
     "page:dealers": Rule(PIT_CONSOLE, "see which dealer works which table"),
     "command:assign_dealer": _supervisors("assign a dealer to a table"),
     "command:relieve_dealer": _supervisors("relieve a dealer"),
+    # The console shows a person the pits they supervise (pit.supervision): the floor assigns
+    # the console's people to pits on the dealers' page.
+    "command:assign_supervisor": _supervisors("assign a person to supervise a pit"),
+    "command:relieve_supervisor": _supervisors("relieve a person of a pit"),
     # Alerts of the pit's watch (pit.alerts): the console's people see them; a supervisor
     # acknowledges them.
     "page:alerts": Rule(PIT_CONSOLE, "see the pit's alerts"),

@@ -8,7 +8,8 @@ class CasinoConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Records lock-outs (axes' user_locked_out receiver); starts a session's idle clock.
-        from casino import rows, sessions, signin  # noqa: F401
+        # Records lock-outs (axes' user_locked_out receiver); starts a session's idle clock;
+        # registers the supervision events.
+        from casino import rows, sessions, signin, supervision  # noqa: F401
 
         rows.keep_statements_parsed()

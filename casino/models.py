@@ -19,6 +19,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 
 def validate_time_zone(value: str) -> None:
@@ -88,6 +89,46 @@ class Pit(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PitSupervisionQuerySet(models.QuerySet["PitSupervision"]):
+    def current(self) -> PitSupervisionQuerySet:
+        """Supervisions not yet ended."""
+        return self.filter(relieved_at__isnull=True)
+
+
+class PitSupervision(models.Model):
+    """A person of the pit console (floorperson, pit boss, pit clerk) at work in a pit, from
+    the assignment to the relief. The console shows the pits its person supervises; a person
+    may supervise several pits, and a pit has several people."""
+
+    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="supervisions")
+    supervisor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="pit_supervisions"
+    )
+    assigned_at = models.DateTimeField(default=timezone.now)
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    relieved_at = models.DateTimeField(null=True, blank=True)
+    relieved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    objects = PitSupervisionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("-assigned_at", "-pk")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("pit", "supervisor"),
+                condition=models.Q(relieved_at__isnull=True),
+                name="supervises_a_pit_once",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.supervisor} in {self.pit}"
 
 
 #: The ``prev_hash`` of a chain's first event: there is nothing before it.

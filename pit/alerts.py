@@ -315,10 +315,11 @@ def open_alerts(pits: list[Pit] | None = None) -> list[Alert]:
     return list(alerts)
 
 
-def recently_acknowledged(limit: int = 10) -> list[Alert]:
-    """The last alerts acknowledged, with who and when."""
+def recently_acknowledged(limit: int = 10, *, pits: list[Pit] | None = None) -> list[Alert]:
+    """The last alerts acknowledged (of ``pits``, when given), with who and when."""
+    alerts = Alert.objects.filter(acknowledged_at__isnull=False)
+    if pits is not None:
+        alerts = alerts.filter(pit__in=pits)
     return list(
-        Alert.objects.filter(acknowledged_at__isnull=False)
-        .select_related("table", "acknowledged_by")
-        .order_by("-acknowledged_at")[:limit]
+        alerts.select_related("table", "acknowledged_by").order_by("-acknowledged_at")[:limit]
     )

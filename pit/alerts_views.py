@@ -7,13 +7,14 @@ import json
 import time
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.views.decorators.cache import never_cache
 
 from casino import access
-from casino.models import Pit
+from casino.supervision import pits_shown
 from pit.alerts import acknowledge_alert, open_alerts, recently_acknowledged, watch
 from tablegame.actions.common import ActionError, NotAllowed
 
@@ -24,7 +25,8 @@ _last_watch = 0.0
 @never_cache
 @access.page("page:alerts")
 def alerts_panel(request: HttpRequest) -> HttpResponse:
-    """The alerts not yet acknowledged, and the last ones acknowledged (who, when).
+    """The alerts of the person's pits (``?pits=`` as the console) not yet acknowledged, and the
+    last ones acknowledged (who, when).
 
     The embedded demo (``make run``: Celery eager, no beat) has no periodic watch: there the
     panel runs it itself, at most every ``PIT_ALERT_SECONDS``."""
@@ -34,14 +36,13 @@ def alerts_panel(request: HttpRequest) -> HttpResponse:
     ):
         _last_watch = time.monotonic()
         watch()
+    person = request.user
+    assert isinstance(person, User)  # signed in (``access.page``)
+    pits = pits_shown(person, request.GET.get("pits")).pits
     return render(
         request,
         "pit/_alerts_list.html",
-        {
-            "alerts": open_alerts(),
-            "acknowledged": recently_acknowledged(),
-            "pit_ids": list(Pit.objects.order_by("pk").values_list("pk", flat=True)),
-        },
+        {"alerts": open_alerts(pits), "acknowledged": recently_acknowledged(pits=pits)},
     )
 
 

@@ -6,3 +6,6 @@ class PitConfig(AppConfig):
 
     name = "pit"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from pit import alerts  # noqa: F401  (registers the pit's kinds of event)

@@ -1,4 +1,5 @@
-"""``/dealers/``: which dealer works which table; the floor assigns and relieves them."""
+"""``/dealers/``: which dealer works which table, and who supervises which pit; the floor assigns
+and relieves them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from django.shortcuts import render
 from django.urls import URLPattern, path
 
 from casino import access, roles
+from casino.models import Pit
+from casino.supervision import console_people, pit_supervisors
+from pit.supervision import assign_supervisor, relieve_supervisor
 from tablegame.actions.common import ActionError, NotAllowed
 from tablegame.actions.dealers import assign_dealer, relieve_dealer
 from tablegame.models import DealerAssignment, Table
@@ -29,10 +33,24 @@ def dealers_page(request: HttpRequest) -> HttpResponse:
     ]
     busy = {a.dealer_id for a in current.values()}
     free = [u for u in User.objects.filter(groups__name=roles.DEALER).order_by("username")]
+    supervisors = pit_supervisors()
+    people = console_people()
+    pits = [
+        {
+            "pit": pit,
+            "supervisions": supervisors.get(pit.pk, []),
+            "others": [
+                person
+                for person in people
+                if person.pk not in {s.supervisor_id for s in supervisors.get(pit.pk, [])}
+            ],
+        }
+        for pit in Pit.objects.select_related("casino")
+    ]
     return render(
         request,
         "pit/dealers.html",
-        {"tables": tables, "free": [u for u in free if u.pk not in busy]},
+        {"tables": tables, "free": [u for u in free if u.pk not in busy], "pits": pits},
     )
 
 
@@ -81,7 +99,54 @@ def relieve(request: HttpRequest) -> JsonResponse:
     )
 
 
+def _pit_command(request: HttpRequest, run: Any) -> JsonResponse:
+    """A command on a pit and a person: ``{"pit": id, "person": "username"}``."""
+    if request.method != "POST":
+        return JsonResponse({"error": "Send the command with POST."}, status=405)
+    try:
+        body = json.loads(request.body or b"{}")
+        if not isinstance(body, dict):
+            raise ActionError("Send the command as a JSON object.")
+        wanted = body.get("pit")
+        pit = None
+        if isinstance(wanted, int) and not isinstance(wanted, bool) and 0 < wanted < 2**31:
+            pit = Pit.objects.filter(pk=wanted).first()
+        if pit is None:
+            raise ActionError("Say which pit.")
+        person = User.objects.filter(username=str(body.get("person", ""))[:150]).first()
+        if person is None:
+            raise ActionError("Say who.")
+        run(pit, person)
+    except ActionError as error:
+        return JsonResponse(
+            {"error": str(error)}, status=403 if isinstance(error, NotAllowed) else 409
+        )
+    except ValueError:
+        return JsonResponse({"error": "Send the command as JSON."}, status=400)
+    return JsonResponse({"ok": True})
+
+
+@access.page("command:assign_supervisor", json=True)
+def supervise(request: HttpRequest) -> JsonResponse:
+    """POST ``{"pit": id, "person": "username"}``: the person supervises the pit."""
+    return _pit_command(
+        request,
+        lambda pit, person: assign_supervisor(pit, supervisor=person, actor=request.user),  # type: ignore[arg-type]
+    )
+
+
+@access.page("command:relieve_supervisor", json=True)
+def unsupervise(request: HttpRequest) -> JsonResponse:
+    """POST ``{"pit": id, "person": "username"}``: the person no longer supervises the pit."""
+    return _pit_command(
+        request,
+        lambda pit, person: relieve_supervisor(pit, supervisor=person, actor=request.user),  # type: ignore[arg-type]
+    )
+
+
 urlpatterns: list[URLPattern] = [
+    path("supervise/", supervise, name="assign_supervisor"),
+    path("unsupervise/", unsupervise, name="relieve_supervisor"),
     path("", dealers_page, name="dealers"),
     path("assign/", assign, name="assign_dealer"),
     path("relieve/", relieve, name="relieve_dealer"),

@@ -10,6 +10,7 @@ from django.db.models import Count, Prefetch, Q, Sum
 from django.utils import timezone
 
 from casino.models import Pit
+from pit.console import shown, tile_state
 from tablegame.models import (
     DeckChange,
     ProcedureNotice,
@@ -24,64 +25,67 @@ from tablegame.models import (
     VigorishMarker,
 )
 from tablegame.models.rounds import ACTIVE_ROUND_STATES
+from tablegame.selectors import last_sequence_of_tables
 
 
-def floor_overview(pit: Pit) -> list[dict[str, Any]]:
-    """One row per table: status, shoe, round, markers, deck change, what needs a supervisor."""
+def floor_overview(pit: Pit, *, table_id: int | None = None) -> list[dict[str, Any]]:
+    """One row per table of the pit (or only ``table_id``'s) for its console tile: the tile's
+    state (status, shoe, round, markers, seats: ``pit.console.tile_state``) and which of its
+    parts show, the rules, limits, deck change and filings, and the last event's sequence."""
     now = timezone.now()
     filings = TableRules.objects.select_related("notice__acknowledged_by")
+    at = Q(table__pit=pit) if table_id is None else Q(table_id=table_id, table__pit=pit)
+    found = Table.objects.filter(pit=pit)
+    if table_id is not None:
+        found = found.filter(pk=table_id)
     tables = list(
-        Table.objects.filter(pit=pit).prefetch_related(Prefetch("rules_history", filings))
+        found.annotate(sequence=last_sequence_of_tables()).prefetch_related(
+            Prefetch("rules_history", filings)
+        )
     )
-    shoes = {s.table_id: s for s in Shoe.objects.filter(table__pit=pit).exclude(state="finished")}
+    shoes = {s.table_id: s for s in Shoe.objects.filter(at).exclude(state="finished")}
     rounds: dict[int, Round] = {}
-    for r in Round.objects.filter(table__pit=pit, state__in=ACTIVE_ROUND_STATES).order_by("pk"):
+    for r in Round.objects.filter(at, state__in=ACTIVE_ROUND_STATES).order_by("pk"):
         rounds[r.table_id] = r
-    markers = {
-        row["table"]: row
-        for row in VigorishMarker.objects.filter(table__pit=pit, status="open")
+    markers: dict[int, tuple[int, Decimal]] = {
+        row["table"]: (row["count"], row["total"] or Decimal(0))
+        for row in VigorishMarker.objects.filter(at, status="open")
         .values("table")
         .annotate(count=Count("pk"), total=Sum("amount"))
     }
-    decks = {d.table_id: d for d in DeckChange.objects.filter(table__pit=pit)}
+    decks = {d.table_id: d for d in DeckChange.objects.filter(at)}
     limits: dict[int, list[TableLimit]] = {}
-    for limit in TableLimit.objects.filter(table__pit=pit).order_by("table", "wager_type"):
+    for limit in TableLimit.objects.filter(at).order_by("table", "wager_type"):
         limits.setdefault(limit.table_id, []).append(limit)
     seated: dict[int, list[int]] = {}
-    for table_id, number in (
-        Seat.objects.filter(table__pit=pit).exclude(player_name="").values_list("table", "number")
+    for seat_table, number in (
+        Seat.objects.filter(at).exclude(player_name="").values_list("table", "number")
     ):
-        seated.setdefault(table_id, []).append(number)
+        seated.setdefault(seat_table, []).append(number)
     rows = []
     for table in tables:
         shoe, game = shoes.get(table.pk), rounds.get(table.pk)
-        owed = markers.get(table.pk, {"count": 0, "total": Decimal(0)})
+        count, total = markers.get(table.pk, (0, Decimal(0)))
         schedule = decks.get(table.pk)
-        needs = _supervisor_needed(shoe)
-        alerts = []
-        if schedule and schedule.is_due(now):
-            alerts.append("Decks due for change (24 hours)")
-        if shoe and shoe.cut_card_round:
-            alerts.append(f"Cut card out in round {shoe.cut_card_round}: last hand, then reshuffle")
-        if owed["count"]:
-            alerts.append(f"{owed['count']} vigorish marker(s) open")
+        state = tile_state(
+            table,
+            shoe=shoe,
+            game=game,
+            markers=count,
+            markers_total=total,
+            decks_due=bool(schedule and schedule.is_due(now)),
+            seated=sorted(seated.get(table.pk, [])),
+        )
         rows.append(
             {
                 "table": table,
+                "sequence": table.sequence,
                 "rules": table.rules,
-                "shoe": shoe,
-                "round": game,
-                "markers": owed["count"],
-                "markers_total": owed["total"] or Decimal(0),
                 "deck_change": schedule,
-                "needs": needs,
-                "alerts": alerts,
                 "limits": limits.get(table.pk, []),
-                "seated": sorted(seated.get(table.pk, [])),
                 "pending": _filed(table, now),
-                "voidable": game is not None and game.state in VOIDABLE,
-                "passable": table.curator_seat is not None
-                and (game is None or game.state == Round.State.BETTING),
+                "state": state,
+                "shown": shown(state),
             }
         )
     return rows
@@ -103,23 +107,9 @@ def _filed(table: Table, now: datetime.datetime) -> list[dict[str, Any]]:
 #: An unacknowledged notice stays on the console this long after its change took effect.
 NOTICE_SHOWN_AFTER = datetime.timedelta(days=1)
 
-#: A round may be voided while its outcome is not known: dealt, not yet complete (void_round).
-VOIDABLE = (Round.State.DEALING, Round.State.HOUSE_MONEY)
-
-
-def _supervisor_needed(shoe: Shoe | None) -> str | None:
-    """The verification a floorperson must give at this table, if any."""
-    if shoe is None:
-        return None
-    if shoe.state == Shoe.State.INSPECTED:
-        return "verify_inspection"
-    if shoe.state == Shoe.State.SHUFFLED and "feather" in shoe.shuffle:
-        return None if shoe.shuffle_verified_by_id else "verify_shuffle"
-    return None
-
 
 def pits_on_floor() -> list[Pit]:
-    """The pits a supervisor watches: every pit on the floor."""
+    """Every pit on the floor (a console shows them all only when its person asks)."""
     return list(Pit.objects.select_related("casino"))
 
 

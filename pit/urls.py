@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from pit import views as console
 from pit import views_forms as forms
 from pit import views_rules as rules
 
 urlpatterns: list[URLPattern] = [
+    path("tables/<int:table_id>/tile/", console.floor_tile, name="floor_table_tile"),
     path("tables/<int:table_id>/rules/", rules.table_rules, name="floor_table_rules"),
     path("tables/<int:table_id>/rules/file/", rules.file_table_rules, name="floor_file_rules"),
     path("tables/<int:table_id>/seats/", rules.table_seats, name="floor_table_seats"),

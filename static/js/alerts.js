@@ -1,43 +1,27 @@
-/* The console's alerts panel (templates/pit/_alerts.html): loads the list from /alerts/, reloads it
-   when a pit socket says {"type": "alert"} (an alert raised or acknowledged), and every 30 s in
-   case a notice was lost; "Acknowledge" POSTs {"alert": id} to /alerts/acknowledge/. */
+/* The console's alerts panel (templates/pit/_alerts.html): loads the list of the console's pits
+   from /alerts/ once, then again only when the console's pit sockets say an alert was raised or
+   acknowledged (floor.js calls Alerts.load() on {"type": "alert"}); a reconnecting socket's
+   hello reads the list again too. "Acknowledge" POSTs {"alert": id} to /alerts/acknowledge/. */
 "use strict";
 
 (function () {
   const panel = document.getElementById("alerts");
   if (!panel) return;
   const list = panel.querySelector("[data-alerts-list]");
-  const sockets = new Map();
-
-  function watch(pit) {
-    if (sockets.has(pit)) return;
-    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    let wait = 1000;
-    function connect() {
-      const socket = new WebSocket(`${scheme}//${window.location.host}/ws/pits/${pit}/`);
-      sockets.set(pit, socket);
-      socket.onopen = () => { wait = 1000; };
-      socket.onmessage = (event) => {
-        try {
-          if (JSON.parse(event.data).type === "alert") load();
-        } catch (error) { /* not JSON: ignore */ }
-      };
-      socket.onclose = (event) => {
-        if ([4401, 4403, 4404].includes(event.code)) return;
-        window.setTimeout(connect, wait);
-        wait = Math.min(30000, wait * 2);
-      };
-    }
-    connect();
-  }
+  let loading = false;
+  let again = false;
 
   async function load() {
-    const answer = await Http.getText(panel.dataset.url);
-    if (answer.loggedOut) { window.location.assign("/login/"); return; }
-    if (!answer.ok) return;
-    list.innerHTML = answer.data;
-    const root = list.querySelector("[data-alert-pits]");
-    (root ? root.dataset.alertPits.split(",") : []).filter(Boolean).map(Number).forEach(watch);
+    if (loading) { again = true; return; }
+    loading = true;
+    try {
+      const answer = await Http.getText(panel.dataset.url);
+      if (answer.loggedOut) { window.location.assign("/login/"); return; }
+      if (answer.ok) list.innerHTML = answer.data;
+    } finally {
+      loading = false;
+      if (again) { again = false; load(); }
+    }
   }
 
   panel.addEventListener("click", async (event) => {
@@ -49,8 +33,6 @@
     load();
   });
 
-  document.addEventListener("DOMContentLoaded", () => {
-    load();
-    window.setInterval(load, 30000);
-  });
+  window.Alerts = { load };
+  document.addEventListener("DOMContentLoaded", load);
 })();

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from tablegame import actions
+from tests.pages_floor.shown import shown_text
 from tests.tablegame.conftest import ready_table, table_for
 
 
@@ -34,10 +35,13 @@ def test_an_inspection_waiting_for_verification_is_shown_with_its_button(db, dea
     table = table_for("ma-mini")
     actions.open_table(table, actor=dealer)
     actions.receive_decks(table, decks=8, actor=dealer)
+    assert "Verify the deck inspection" not in shown_text(
+        logged_in("floor").get(f"/floor/tables/{table.pk}/tile/").content.decode()
+    )
     actions.inspect_decks(table, actor=dealer)
-    html = logged_in("floor").get("/floor/?partial=1").content.decode()
-    assert "Verify the deck inspection" in html
-    assert "<html" not in html  # the fragment the page swaps in
+    html = logged_in("floor").get(f"/floor/tables/{table.pk}/tile/").content.decode()
+    assert "Verify the deck inspection" in shown_text(html)
+    assert "<html" not in html and html.count('class="tile') == 1  # the one tile the page swaps in
 
 
 def test_open_markers_and_the_cut_card_raise_alerts(db, dealer, floor):
@@ -46,7 +50,7 @@ def test_open_markers_and_the_cut_card_raise_alerts(db, dealer, floor):
 
     play(table, dealer, [(2, "banker", "100")], ["4H", "9C", "2S", "KS"])
     actions.cut_card_out(table, actor=dealer)
-    html = logged_in("floor").get("/floor/").content.decode()
+    html = shown_text(logged_in("floor").get("/floor/").content.decode())
     assert "1 vigorish marker(s) open" in html
     assert "Cut card out in round 2" in html
 

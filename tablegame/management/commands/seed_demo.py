@@ -11,7 +11,8 @@ from django.db import transaction
 
 from baccarat.profiles import PROFILES, RulesSubmission
 from casino import roles
-from casino.models import Casino, Pit
+from casino.models import Casino, Pit, PitSupervision
+from casino.supervision import supervise
 from tablegame.actions.dealers import assign_dealer
 from tablegame.models import DealerAssignment, Table
 
@@ -28,6 +29,8 @@ DEMO_USERS: dict[str, str] = {
     "surveillance": roles.SURVEILLANCE,
     "accounting": roles.ACCOUNTING,
 }
+#: The demo's people of the pit console, each supervising the demo pit.
+SUPERVISING = ("floor", "pitboss", "clerk")
 
 
 def _sign_order(table: Table) -> tuple[bool, int]:
@@ -78,7 +81,8 @@ def _ensure_user(username: str, *, superuser: bool = False) -> bool:
 class Command(BaseCommand):
     help = (
         "Create a demo casino, 'Pit 1' with one table per bundled rules profile, one user per "
-        "role, a dealer assigned to each table (dealer at MB-1, dealer2 at MB-2, ...) and a "
+        "role, a dealer assigned to each table (dealer at MB-1, dealer2 at MB-2, ...), the pit's "
+        "people supervising the pit, and a "
         f"superuser 'admin', all with password '{DEMO_PASSWORD}'. Idempotent."
     )
 
@@ -97,13 +101,31 @@ class Command(BaseCommand):
         if _ensure_user("admin", superuser=True):
             new_users.append("admin")
         assigned = self._assign_dealers(pit, new_users)
+        supervising = self._supervise(pit)
 
         self.stdout.write(
             f"{casino}, {pit}: {pit.tables.count()} tables "
             f"({', '.join(map(str, new_tables)) or 'none'} new); "
             f"users created: {', '.join(new_users) or 'none'}; "
-            f"dealers assigned: {', '.join(assigned) or 'none'}."
+            f"dealers assigned: {', '.join(assigned) or 'none'}; "
+            f"supervising {pit}: {', '.join(supervising) or 'nobody new'}."
         )
+
+    def _supervise(self, pit: Pit) -> list[str]:
+        """The demo's pit people supervise the demo pit (their consoles show it), given it by the
+        demo pit boss as a floor does it (the pit's record names them)."""
+        boss = User.objects.get(username="pitboss")
+        current = set(
+            PitSupervision.objects.current()
+            .filter(pit=pit)
+            .values_list("supervisor__username", flat=True)
+        )
+        given = []
+        for username in SUPERVISING:
+            if username not in current:
+                supervise(pit, User.objects.get(username=username), by=boss)
+                given.append(username)
+        return given
 
     def _assign_dealers(self, pit: Pit, new_users: list[str]) -> list[str]:
         """One demo dealer per table, assigned by the demo floorperson as a floor does it (the
