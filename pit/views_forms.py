@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -21,24 +22,34 @@ from django.views.decorators.http import require_POST
 from casino import access
 from casino.models import Pit
 from casino.roles import Actor
+from casino.supervision import pits_shown
 from pit.form_pdf import form_pdf
-from pit.selectors import forms_register, pits_on_floor
+from pit.selectors import forms_register
 from tablegame.actions import ActionError, NotAllowed
 from tablegame.actions import forms as actions
+from tablegame.dealers import assigned_table
 from tablegame.models import VigorishForm
 
 
 @access.page("page:vigorish_forms")
 @ensure_csrf_cookie
 def forms_page(request: HttpRequest) -> HttpResponse:
-    """Every pit's forms: series, vigorish waiting for a form, the forms of the day;
-    ``?partial=1`` gives just the registers, for the page's script to put in place."""
-    registers = [forms_register(pit) for pit in pits_on_floor()]
+    """The forms of the person's pits (``?pits=`` as the console; a dealer's, the pit of their
+    table): series, vigorish waiting for a form, the forms of the day; ``?partial=1`` gives just
+    the registers, for the page's script to put in place."""
+    person = request.user
+    assert isinstance(person, User)  # signed in (``access.page``)
+    shown = pits_shown(person, request.GET.get("pits"))
+    pits = shown.pits
+    own = assigned_table(person) if not pits and not shown.asked else None
+    if own is not None:
+        pits = [own.pit]
+    registers = [forms_register(pit) for pit in pits]
     partial = bool(request.GET.get("partial"))
     return render(
         request,
         "pit/_forms_register.html" if partial else "pit/forms.html",
-        {"registers": registers, "role": access.floor_role(request.user)},
+        {"registers": registers, "role": access.floor_role(person), "shown": shown},
     )
 
 

@@ -1,14 +1,31 @@
 /* The table display (scoreboard): draws the five roads as SVG and keeps them current.
  *
- * The page embeds the roads (`#board-data`, the document of /display/<id>/roads.json). Each road
- * is a grid 6 cells high; cells arrive with their (col, row) and are drawn as they come. The grid
+ * The page embeds the scoreboard (`#board-data`, the document of /display/<id>/roads.json): the
+ * shoe shown, its results (each with its round number) and the table's sequence when read. The
+ * roads are computed here from the results (`Roads.roads`, static/js/roads.js, a port of
+ * baccarat/roads.py). Each road is a grid 6 cells high; cells come with their (col, row). The grid
  * shows as many columns as fit at the height of its box, scrolled so the newest column shows.
- * It fetches the roads again when `Live.watch` says the table changed in a way the board shows
- * (static/js/live.js): not for a wager, "no more bets" or a card, which the roads do not show
- * until the round is settled; always after a gap or a reconnect. Every 5 seconds while that
- * script is not on the page or its socket is down. The dot at the
- * top right is green while the last fetch succeeded, amber while the server cannot be reached.
- * Requests go through http.js.
+ *
+ * It follows the table from its notices (`Live.watch`, static/js/live.js), and fetches nothing
+ * for them:
+ *   - a notice whose events include `round_settled`, whose round is decided, not simulated and
+ *     of the shoe shown (its `shoe` part), adds that result (once: a round number already held
+ *     is left alone) and draws again;
+ *   - a notice whose events include `decks_received` and whose `shoe` part has another number
+ *     than the shoe shown starts that shoe, with no results;
+ *   - any other notice changes nothing.
+ * It reads roads.json again only when it cannot know what changed: Live's "hello" (its sequence
+ * differs from the one seen, or on the first connect from the page's: changes made meanwhile),
+ * "gap", "refresh" (Live's safety reload, every 30 s while the page is shown and when it is shown
+ * again), a notice without its change, a settlement or new shoe whose notice lacks its `round`
+ * or `shoe` part (an action taken outside an API command), or a `shoe` part of another shoe
+ * without `decks_received` (a notice missed). One read at a time: the notices that come during
+ * a read are applied again to its answer when newer than it, and a hello, gap or unknowable
+ * notice newer than the answer reads once more. Every 5 seconds while live.js is not on the page
+ * or its socket is down. The dot at the top right is green while the last read succeeded, amber
+ * while the server cannot be reached. Requests go through http.js.
+ *
+ * For tests: `body.dataset.live` is Live's socket status; `Scoreboard.state()` what it holds.
  */
 (function () {
   "use strict";
@@ -27,7 +44,9 @@
   var LETTER = { banker: "B", player: "P", tie: "T" };
 
   var body = document.body;
+  // {shoe, sequence, results, ...}: what the board shows; `drawn` is Roads.roads(board.results).
   var board = JSON.parse(document.getElementById("board-data").textContent);
+  var drawn = window.Roads.roads(board.results);
 
   function node(name, attrs, parent) {
     var el = document.createElementNS(SVG, name);
@@ -84,13 +103,13 @@
   };
 
   function cellsOf(name) {
-    var road = board.roads[name];
+    var road = drawn[name];
     return name === "big_road" ? road.cells : road;
   }
 
   function drawRoad(svg) {
     var name = svg.dataset.road;
-    var rows = board.roads.rows;
+    var rows = drawn.rows;
     var cells = cellsOf(name);
     var box = svg.getBoundingClientRect();
     var size = box.height / rows;
@@ -110,7 +129,7 @@
     for (var y = 0; y <= rows; y++) lines.push("M0 " + y * UNIT + "H" + width);
     node("path", { class: "grid", d: lines.join("") }, svg);
 
-    var drawn = node("g", { class: "cells" }, svg);
+    var group = node("g", { class: "cells" }, svg);
     cells.forEach(function (cell) {
       if (cell.col < first || cell.col >= first + cols) return;
       var g = node("g", {
@@ -118,22 +137,22 @@
         transform: "translate(" + (cell.col - first) * UNIT + " " + cell.row * UNIT + ")",
         "data-col": cell.col,
         "data-row": cell.row,
-      }, drawn);
+      }, group);
       DRAW[name](g, cell);
     });
 
     // Ties before the first win: a tie mark on the first cell of the Big Road.
-    var leading = name === "big_road" ? board.roads.big_road.leading_ties : 0;
+    var leading = name === "big_road" ? drawn.big_road.leading_ties : 0;
     if (leading && first === 0) {
       var own = cells.length ? cells[0].ties : 0;
-      var g = node("g", { class: "leading-ties" }, drawn);
+      var g = node("g", { class: "leading-ties" }, group);
       tieMark(g, leading + own);
     }
   }
 
   function draw() {
     document.querySelectorAll("svg[data-road]").forEach(drawRoad);
-    var counts = board.roads.counts;
+    var counts = drawn.counts;
     document.querySelectorAll("[data-count]").forEach(function (el) {
       el.textContent = String(counts[el.dataset.count]);
     });
@@ -146,22 +165,118 @@
     el.title = fresh ? "Up to date" : "Reconnecting…";
   }
 
+  // The results again: after a notice or a read changed them.
+  function show() {
+    drawn = window.Roads.roads(board.results);
+    draw();
+  }
+
+  // --- notices ------------------------------------------------------------------------------
+
+  function held(number) {
+    return board.results.some(function (r) { return r.round === number; });
+  }
+
+  // A settled round as baccarat.roads.Result has it (tablegame.views_display.shoe_rounds).
+  function resultOf(round) {
+    var tags = round.tags || [];
+    return {
+      round: round.number,
+      winner: round.winner,
+      player_pair: tags.indexOf("player_pair") >= 0,
+      banker_pair: tags.indexOf("banker_pair") >= 0,
+      natural: tags.indexOf("player_natural") >= 0 || tags.indexOf("banker_natural") >= 0,
+      player_total: round.player_total === undefined ? null : round.player_total,
+      banker_total: round.banker_total === undefined ? null : round.banker_total,
+    };
+  }
+
+  // In round order: a settlement is of the shoe's last round, but an answer read meanwhile may
+  // hold later ones.
+  function add(result) {
+    var at = board.results.length;
+    while (at > 0 && board.results[at - 1].round > result.round) at -= 1;
+    board.results.splice(at, 0, result);
+  }
+
+  /* What a command's change (the notice's `change`: its events and the parts they changed) does
+     to the board: "same", "changed" (draw again) or "unknown" (read roads.json). */
+  function apply(change) {
+    var actions = {};
+    (change.events || []).forEach(function (e) { actions[e.action] = true; });
+    var shoe = change.shoe;
+    var outcome = "same";
+    if (actions.decks_received) {
+      if (!shoe) return "unknown";
+      if (shoe.number !== board.shoe) {
+        board.shoe = shoe.number;
+        board.results = [];
+        outcome = "changed";
+      }
+    } else if (shoe && shoe.number !== board.shoe) {
+      return "unknown"; // another shoe than the one shown, and not a new one: missed something
+    }
+    if (actions.round_settled) {
+      var round = change.round;
+      if (!round || !shoe) return "unknown";
+      var counts = round.winner && !round.simulated && round.state !== "void";
+      if (counts && shoe.number === board.shoe && !held(round.number)) {
+        add(resultOf(round));
+        outcome = "changed";
+      }
+    }
+    return outcome;
+  }
+
+  // One read at a time. While it runs: the notices that came (applied again to its answer when
+  // newer than it), and the newest sequence a hello or gap said the board must reach.
   var pending = null;
+  var during = [];
+  var wanted = 0;
+
   function refresh() {
     if (pending) return pending;
+    during = [];
+    wanted = 0;
     pending = window.Http.getJSON(body.dataset.roadsUrl).then(function (answer) {
       pending = null;
       if (answer.loggedOut) {
         window.location.reload(); // the page sends this screen to the login form
       } else if (answer.ok) {
         board = answer.data;
-        draw();
+        var again = wanted > board.sequence;
+        during.forEach(function (detail) {
+          if (detail.change && detail.sequence > board.sequence) {
+            again = apply(detail.change) === "unknown" || again;
+          }
+        });
+        show();
         status(true);
+        if (again) refresh();
       } else {
         status(false);
       }
+      during = [];
     });
     return pending;
+  }
+
+  function unknown(detail) {
+    if (pending) wanted = Math.max(wanted, detail.sequence || 0);
+    refresh();
+  }
+
+  function notice(table, detail) {
+    if (pending) during.push(detail);
+    if (detail.reason === "refresh") {
+      refresh(); // a read running now answers it
+    } else if (detail.reason !== "changed" || !detail.change) {
+      unknown(detail); // hello, gap, or a notice without its change
+    } else {
+      var outcome = apply(detail.change);
+      if (outcome === "changed") show();
+      if (outcome === "unknown") unknown(detail);
+    }
   }
 
   var resizing = 0;
@@ -179,27 +294,25 @@
   // Live's socket: "open" (notices arrive), "closed" (it retries; poll meanwhile) or "refused"
   // (final, e.g. logged out: reloading sends this screen to the login form).
   function liveStatus(state) {
+    body.dataset.live = state;
     if (state === "refused") window.location.reload();
     poll(state !== "open");
   }
 
-  // Changes the board does not show: the roads are of settled rounds.
-  var UNSEEN = {
-    wager_placed: true, wager_changed: true, wager_withdrawn: true, no_more_bets: true,
-    card_dealt: true, cards_relinquished: true, player_dealer_bank: true, player_seated: true,
-  };
-
-  function shows(detail) {
-    return window.Live.matters(detail, function (e) { return !UNSEEN[e.action]; });
-  }
-
   draw();
   if (window.Live && typeof window.Live.watch === "function") {
-    window.Live.watch(Number(body.dataset.table), function (table, detail) {
-      if (shows(detail)) refresh();
-    }, { onStatus: liveStatus });
+    // The page's sequence: the first hello reads again only if the table changed since.
+    window.Live.watch(Number(body.dataset.table), notice, {
+      sequence: board.sequence,
+      onStatus: liveStatus,
+    });
   } else {
     poll(true);
   }
-  window.Scoreboard = { refresh: refresh };
+  window.Scoreboard = {
+    refresh: refresh,
+    state: function () {
+      return { shoe: board.shoe, sequence: board.sequence, results: board.results, roads: drawn };
+    },
+  };
 })();

@@ -73,7 +73,8 @@
     if (loading) { again = true; return; }
     loading = true;
     try {
-      const answer = await Http.getText("/floor/forms/?partial=1");
+      const asked = page.dataset.asked ? `&pits=${encodeURIComponent(page.dataset.asked)}` : "";
+      const answer = await Http.getText(`/floor/forms/?partial=1${asked}`);
       if (answer.loggedOut) { window.location.assign("/login/"); return; }
       if (!answer.ok) return;
       const kept = keep();

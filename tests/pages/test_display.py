@@ -134,6 +134,56 @@ def test_a_round_still_being_dealt_is_not_on_the_board(
     assert data["roads"] == roads(results).as_data()
 
 
+def test_the_board_holds_the_results_with_their_rounds_and_the_sequence_they_were_read_at(
+    client: Client, dealer: User, floor: User
+) -> None:
+    from tablegame.selectors import last_sequence
+
+    table = ready_table("ma-mini", dealer, floor)
+    results = play_shoe(table, dealer, "T Bb Pp")
+    client.login(username="floor", password="baccarat")
+    data = client.get(f"/display/{table.pk}/roads.json").json()
+    assert data["sequence"] == last_sequence(table)
+    assert [r["round"] for r in data["results"]] == [1, 2, 3]
+    assert data["results"][1] == {
+        "round": 2,
+        "winner": "banker",
+        "player_pair": False,
+        "banker_pair": True,
+        "natural": results[1].natural,
+        "player_total": results[1].player_total,
+        "banker_total": results[1].banker_total,
+    }
+    assert embedded_board(client.get(f"/display/{table.pk}/").content.decode()) == data
+
+
+def test_a_complete_coup_is_on_the_board_only_once_settled(
+    client: Client, dealer: User, floor: User
+) -> None:
+    """As the display adds a round from its settlement's notice (a complete coup can still be
+    corrected), roads.json shows it from its settlement too."""
+    from collections import Counter
+
+    from tablegame import actions
+    from tests.pages.conftest import coup_cards
+
+    table = ready_table("ma-mini", dealer, floor)
+    results = play_shoe(table, dealer, "B P")
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="25", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    shoe = table.current_shoe()
+    assert shoe is not None
+    for card in coup_cards(Counter(shoe.remaining), "P", 2):
+        actions.deal_card(table, card=card, actor=dealer)
+    client.login(username="floor", password="baccarat")
+    url = f"/display/{table.pk}/roads.json"
+    assert Round.objects.get(table=table, number=3).state == Round.State.COMPLETE
+    assert client.get(url).json()["roads"] == roads(results).as_data()
+    actions.settle_round(table, actor=dealer)
+    assert [r["round"] for r in client.get(url).json()["results"]] == [1, 2, 3]
+
+
 # --- in Chromium ----------------------------------------------------------------------------------
 
 # A long shoe: dragon tails on the Big Road and its derived roads, ties, pairs.
