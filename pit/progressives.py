@@ -1,5 +1,5 @@
-"""The progressive page (``/progressives/``): every meter of every pit, live, and the floor's work
-on them (the Star option, must-hit meters and their links, paying wins in order).
+"""The progressive page (``/progressives/``): every meter of the person's pits, live, and the
+floor's work on them (the Star option, must-hit meters and their links, paying wins in order).
 
 Reads come from ``tablegame.progressives`` (never a hit value); each command is a POST of JSON to
 its own URL, answered ``{"ok": true}`` or ``{"error": ...}`` (403 by the policy, 409 by the rules).
@@ -11,6 +11,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import URLPattern, path
@@ -20,6 +22,7 @@ from baccarat.royal9 import STAR_OPTIONS
 from casino import access
 from casino.models import Pit
 from casino.roles import Actor
+from casino.supervision import pits_shown
 from tablegame.actions import progressives as do
 from tablegame.actions.common import NotAllowed
 from tablegame.errors import ActionError
@@ -27,71 +30,101 @@ from tablegame.models import MustHitProgressive, ProgressiveMeter, Table
 from tablegame.progressives import (
     must_hit_view,
     pending_wins,
+    royal9_chairs_and_prizes,
     royal9_view,
     table_progressives,
 )
+from tablegame.selectors import last_sequence_of_tables
 
 
-def floor_progressives() -> list[dict[str, Any]]:
-    """Each pit's must-hit meters (with their tables) and Royal 9 tables, as plain data."""
-    pits = []
-    for pit in Pit.objects.order_by("pk"):
-        must_hit = [
-            {
-                "id": m.pk,
-                "configuration": m.configuration,
-                **must_hit_view(m).as_data(),
-                "tables": [t.name for t in m.tables.order_by("name")],
-            }
-            for m in MustHitProgressive.objects.filter(pit=pit).prefetch_related("tables")
-        ]
-        tables: dict[int, dict[str, Any]] = {}
-        royal9 = ProgressiveMeter.objects.filter(table__pit=pit).select_related("table")
-        for meter in royal9.order_by("table__name", "pk"):  # Star, Spade, Heart
-            entry = tables.setdefault(
-                meter.table_id, {"id": meter.table_id, "name": meter.table.name, "meters": []}
-            )
-            entry["meters"].append({**royal9_view(meter).as_data(), "reseed": meter.reseed})
-        linked = dict(
-            Table.objects.filter(pit=pit, must_hit_link__isnull=False).values_list(
-                "pk", "must_hit_link__meter__name"
-            )
+def pits_progressives(pits: list[Pit]) -> list[dict[str, Any]]:
+    """Each pit's must-hit meters (with their tables), Royal 9 tables and wins to pay, as plain
+    data, with the last event sequence of each table shown (for the page's notices)."""
+    return [_pit_progressives(pit) for pit in pits]
+
+
+def _pit_progressives(pit: Pit) -> dict[str, Any]:
+    must_hit = [
+        {
+            "id": m.pk,
+            "configuration": m.configuration,
+            **must_hit_view(m).as_data(),
+            "tables": [t.name for t in m.tables.all()],
+        }
+        for m in MustHitProgressive.objects.filter(pit=pit).prefetch_related(
+            Prefetch("tables", Table.objects.order_by("name"))
         )
-        for entry in tables.values():
-            entry["must_hit"] = linked.get(entry["id"], "")
-            entry["star_option"] = next(
-                (n for n, o in STAR_OPTIONS.items() if entry["meters"][0]["reseed"] == o.reseed),
-                None,
-            )
-            shown = table_progressives(Table.objects.get(pk=entry["id"]))
-            entry["personal"], entry["prizes"] = shown["personal"], shown["prize_lines"]
-        pits.append(
-            {
-                "id": pit.pk,
-                "name": pit.name,
-                "must_hit": must_hit,
-                "tables": sorted(tables.values(), key=lambda t: t["name"]),
-                "pending": pending_wins(MustHitProgressive.objects.filter(pit=pit)),
-                "free_tables": [t["name"] for t in tables.values() if not t["must_hit"]],
-            }
+    ]
+    tables: dict[int, dict[str, Any]] = {}
+    royal9 = ProgressiveMeter.objects.filter(table__pit=pit).select_related("table")
+    for meter in royal9.order_by("table__name", "pk"):  # Star, Spade, Heart
+        entry = tables.setdefault(
+            meter.table_id,
+            {"id": meter.table_id, "name": meter.table.name, "table": meter.table, "meters": []},
         )
-    return pits
+        entry["meters"].append(
+            {**royal9_view(meter).as_data(), "key": meter.name, "reseed": meter.reseed}
+        )
+    linked = dict(
+        Table.objects.filter(pit=pit, must_hit_link__isnull=False).values_list(
+            "pk", "must_hit_link__meter__name"
+        )
+    )
+    sequences = dict(
+        Table.objects.filter(pk__in=tables)
+        .annotate(last=last_sequence_of_tables())
+        .values_list("pk", "last")
+    )
+    for entry in tables.values():
+        table = entry.pop("table")
+        entry["must_hit"] = linked.get(entry["id"], "")
+        entry["sequence"] = sequences[entry["id"]]
+        entry["star_option"] = next(
+            (n for n, o in STAR_OPTIONS.items() if entry["meters"][0]["reseed"] == o.reseed),
+            None,
+        )
+        entry["personal"], entry["prizes"] = royal9_chairs_and_prizes(table)
+    return {
+        "id": pit.pk,
+        "name": pit.name,
+        "must_hit": must_hit,
+        "tables": sorted(tables.values(), key=lambda t: t["name"]),
+        "sequences_json": json.dumps({t["id"]: t["sequence"] for t in tables.values()}),
+        "pending": pending_wins(MustHitProgressive.objects.filter(pit=pit)),
+        "free_tables": [t["name"] for t in tables.values() if not t["must_hit"]],
+    }
 
 
 @access.page("page:progressives")
 def progressives_page(request: HttpRequest) -> HttpResponse:
-    """The meters of every pit; supervisors also set them up and pay wins."""
-    template = (
-        "pit/_progressives_body.html" if request.GET.get("partial") else "pit/progressives.html"
+    """The meters of the person's pits (``?pits=`` as the console); supervisors also set them
+    up and pay wins. ``progressives.js`` keeps the amounts from the tables' notices."""
+    person = request.user
+    assert isinstance(person, User)  # signed in (``access.page``)
+    asked = request.GET.get("pits")
+    if not asked and not access.decide(person, "page:floor").allowed:
+        asked = "all"  # staff who supervise no pit (surveillance, accounting) see every pit
+    shown = pits_shown(person, asked)
+    return render(
+        request,
+        "pit/progressives.html",
+        {"pits": pits_progressives(shown.pits), "shown": shown},
     )
-    return render(request, template, {"pits": floor_progressives()})
+
+
+@never_cache
+@access.page("page:progressives")
+def pit_progressives_part(request: HttpRequest, pit_id: int) -> HttpResponse:
+    """One pit's section of the page: read when a notice cannot say what changed there."""
+    pit = get_object_or_404(Pit, pk=pit_id)
+    return render(request, "pit/_progressives_body.html", {"pits": pits_progressives([pit])})
 
 
 @never_cache
 @access.page("page:progressives-state", json=True)
 def progressives_state(request: HttpRequest) -> JsonResponse:
-    """What the page shows, as JSON, for its script to draw again after a change."""
-    return JsonResponse({"pits": floor_progressives()})
+    """What the page shows of every pit, as JSON."""
+    return JsonResponse({"pits": pits_progressives(list(Pit.objects.order_by("pk")))})
 
 
 @never_cache
@@ -197,6 +230,7 @@ def _pay(body: dict[str, Any], actor: Actor) -> object:
 
 urlpatterns: list[URLPattern] = [
     path("", progressives_page, name="progressives"),
+    path("pits/<int:pit_id>/", pit_progressives_part, name="progressives-pit"),
     path("state.json", progressives_state, name="progressives-state"),
     path("tables/<int:table_id>.json", table_progressives_state, name="progressives-table"),
     *(

@@ -396,24 +396,38 @@ def pending_wins(meters: QuerySet[MustHitProgressive] | None = None) -> list[dic
     ]
 
 
+def has_progressives(table: Table) -> bool:
+    """Whether the table has a meter to show: Royal 9 meters, or a link to a must-hit meter."""
+    return table.meters.exists() or MustHitProgressive.objects.filter(links__table=table).exists()
+
+
+def royal9_chairs_and_prizes(table: Table) -> tuple[dict[str, str], list[list[str]]]:
+    """Each chair's Personal King-9 (``{"1": "K♠ 9♠"}``) and the fixed prizes as lines (label,
+    amount) of the table's Royal 9 wager; empty where the table has none."""
+    rules = table.rules
+    if rules.royal9 is None:
+        return {}, []
+    personal: dict[str, str] = {}
+    for seat in range(1, min(table.seat_count, len(rules.royal9.personal_combinations)) + 1):
+        a, b = rules.royal9.personal_combinations[seat - 1]
+        personal[str(seat)] = f"{events.card_label(str(a))} {events.card_label(str(b))}"
+    lines = [
+        [AWARD_LABELS.get(award, award.value), dollars(amount)]
+        for award, amount in rules.royal9.fixed_prizes.items()
+    ]
+    return personal, lines
+
+
 def table_progressives(table: Table) -> dict[str, Any]:
     """What a table's display and tablet show: its Royal 9 meters, each chair's Personal King-9,
     the fixed prizes, its must-hit meter and the pending wins of that meter."""
     rules = table.rules
     royal9 = [royal9_view(m).as_data() for m in table.meters.order_by("pk")]
     must_hit = MustHitProgressive.objects.filter(links__table=table)
-    personal: dict[str, str] = {}
+    personal, prize_lines = royal9_chairs_and_prizes(table)
     prizes: dict[str, str] = {}
-    prize_lines: list[list[str]] = []
     if rules.royal9 is not None:
-        for seat in range(1, min(table.seat_count, len(rules.royal9.personal_combinations)) + 1):
-            a, b = rules.royal9.personal_combinations[seat - 1]
-            personal[str(seat)] = f"{events.card_label(str(a))} {events.card_label(str(b))}"
         prizes = {award.value: str(amount) for award, amount in rules.royal9.fixed_prizes.items()}
-        prize_lines = [
-            [AWARD_LABELS.get(award, award.value), dollars(amount)]
-            for award, amount in rules.royal9.fixed_prizes.items()
-        ]
     return {
         "table": {"id": table.pk, "name": table.name},
         "royal9": royal9,

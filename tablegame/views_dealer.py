@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from casino import access
 from tablegame.dealers import assigned_table, dealer_refusal
 from tablegame.models import Table
+from tablegame.progressives import has_progressives
 from tablegame.selectors import labels, last_sequence
 from tablegame.tablet import tablet_help
 
@@ -33,7 +34,14 @@ def dealer_tablet(request: HttpRequest, table_id: int) -> HttpResponse:
         )
     commands = access.allowed_commands(request.user)
     return render(
-        request, "dealer.html", {"table": table, "labels": labels(), "commands": commands}
+        request,
+        "dealer.html",
+        {
+            "table": table,
+            "labels": labels(),
+            "commands": commands,
+            "has_progressives": has_progressives(table),
+        },
     )
 
 

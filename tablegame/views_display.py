@@ -24,6 +24,7 @@ from baccarat.outcome import Winner
 from baccarat.roads import Result, roads
 from casino import access
 from tablegame.models import Round, Shoe, Table
+from tablegame.progressives import has_progressives
 from tablegame.selectors import last_sequence
 
 LIVE_SCRIPT = "js/live.js"
@@ -107,6 +108,7 @@ def table_display(request: HttpRequest, table_id: int) -> HttpResponse:
         "display.html",
         {
             "table": table,
+            "has_progressives": has_progressives(table),
             "board": board,
             "counts": board["roads"]["counts"],
             "live_script": LIVE_SCRIPT if finders.find(LIVE_SCRIPT) else None,
