@@ -4,6 +4,7 @@ parts a command changed. Selectors never refuse."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -16,11 +17,24 @@ from baccarat.cutcard import ShoeCall, after_round
 from baccarat.drawing import Coup, Expect
 from baccarat.errors import RulesError
 from baccarat.irregularities import IrregularityKind
+from baccarat.profiles import RulesSubmission
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
 from casino.record import chain_head, head_of
+from tablegame import tablet
 from tablegame.events import RoundSettled, TableEvent, TablePayload, event_data
-from tablegame.models import Card, DeckChange, Round, Shoe, Table, VigorishMarker
+from tablegame.live import live
+from tablegame.models import (
+    Card,
+    DeckChange,
+    ProgressiveMeter,
+    Round,
+    Seat,
+    SettlementStep,
+    Shoe,
+    Table,
+    VigorishMarker,
+)
 
 
 def table_state(table: Table) -> dict[str, Any]:
@@ -30,15 +44,27 @@ def table_state(table: Table) -> dict[str, Any]:
 
 
 #: The parts of the table state, in the order of the document.
-PARTS = ("table", "rules", "limits", "seats", "markers", "shoe", "round", "deck_change", "meters")
+PARTS = (
+    "table",
+    "rules",
+    "limits",
+    "seats",
+    "markers",
+    "shoe",
+    "round",
+    "deck_change",
+    "meters",
+    "repeat",
+)
 
 _K = TableEvent
 #: The parts of the table state that each kind of event changes: what a command answers with.
 CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.TABLE_OPENED: PARTS,
     _K.TABLE_CLOSED: ("table",),
-    _K.PLAYER_SEATED: ("seats",),
-    _K.PLAYER_LEFT: ("seats", "round", "markers"),
+    # The table part says whom to offer the shoe or the player-dealer position: who sits matters.
+    _K.PLAYER_SEATED: ("seats", "table"),
+    _K.PLAYER_LEFT: ("seats", "round", "markers", "table"),
     _K.RULES_FILED: ("rules",),
     _K.NOTICE_ACKNOWLEDGED: (),  # the notice, not the table state: the console reads it
     _K.LIMIT_SET: ("limits",),
@@ -74,7 +100,7 @@ CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.HOUSE_MONEY_SETTLED: ("round",),
     # The meters' changes at settlement have events of their own (contributed, hit, reset);
     # the markers change only where vigorish is marked (``_changed_by``).
-    _K.ROUND_SETTLED: ("round", "shoe", "markers", "table"),
+    _K.ROUND_SETTLED: ("round", "shoe", "markers", "table", "repeat"),
     _K.PROGRESSIVE_HIT: ("round", "meters"),
     _K.PROGRESSIVE_CONTRIBUTED: ("meters",),
     _K.PROGRESSIVE_RESET: ("meters",),
@@ -121,7 +147,7 @@ def command_answer(
     """
     kinds = [TableEvent(payload.kind) for _, payload in events]
     names = {name for _, payload in events for name in _changed_by(payload)}
-    reads = _Reads(table, game=game, shoe=shoe)
+    reads = _Reads(table, game=game, shoe=shoe, seats_changed="seats" in names)
     answer: dict[str, Any] = {
         "sequence": events[-1][0] if events else last_sequence(table),
         "events": [event_data(sequence, payload) for sequence, payload in events],
@@ -129,6 +155,8 @@ def command_answer(
         "patched": [],
     }
     patch = kinds and all(kind in ROUND_PATCHES for kind in kinds)
+    if "repeat" in names and reads.game is not None and reads.game.simulated:
+        names.discard("repeat")  # a simulated round is not repeated: the last stays
     for name in PARTS:
         if name not in names:
             continue
@@ -168,9 +196,15 @@ class _Reads:
     """The parts of one table's state, each read when first asked for."""
 
     def __init__(
-        self, table: Table, *, game: Round | None = None, shoe: Shoe | None = None
+        self,
+        table: Table,
+        *,
+        game: Round | None = None,
+        shoe: Shoe | None = None,
+        seats_changed: bool = True,
     ) -> None:
         self.table = table
+        self.seats_changed = seats_changed
         # Already read by the action: set where the cached properties below would keep them.
         if game is not None:
             self.__dict__["game"] = game
@@ -187,11 +221,32 @@ class _Reads:
         """The round in play, else the shoe's last."""
         return self.table.active_round() or _last_round(self.shoe)
 
+    @cached_property
+    def seat_rows(self) -> list[Seat]:
+        return list(self.table.seats.all())
+
+    @cached_property
+    def occupied(self) -> list[int]:
+        """Numbers of the seats taken: as the command read them, unless it changed them."""
+        if self.seats_changed:
+            return [seat.number for seat in self.seat_rows if seat.player_name]
+        return live(self.table).seats
+
+    @cached_property
+    def rules(self) -> RulesSubmission:
+        """The rules the helps follow: the round's, when the command read or made it with its
+        record, else the record in force."""
+        game = self.__dict__.get("game")  # not read for this: handed over, or read already
+        if game is not None and Round._meta.get_field("rules").is_cached(game):
+            return self.table.submission(game.rules)
+        return live(self.table).rules_in_force
+
     def part(self, name: str) -> Any:
         return getattr(self, f"_{name}")()
 
     def _table(self) -> dict[str, Any]:
         table = self.table
+        rules = self.rules
         return {
             "id": table.pk,
             "name": table.name,
@@ -200,6 +255,12 @@ class _Reads:
             "seat_count": table.seat_count,
             "curator_seat": table.curator_seat,
             "player_dealer_seat": table.player_dealer_seat,
+            "curator_offer": tablet.curator_offer(table, self.occupied)
+            if rules.has_curator
+            else None,
+            "player_dealer": tablet.player_dealer(table, rules, self.occupied)
+            if rules.player_dealer
+            else None,
         }
 
     def _rules(self) -> dict[str, Any]:
@@ -218,6 +279,7 @@ class _Reads:
             "decks": list(rules.decks),
             "shuffler_decks": list(rules.shuffler_decks) if rules.shuffler_decks else None,
             "shuffler_batches": rules.shuffler_batches,
+            "royal9": tablet.royal9(rules, self.table.seat_count),
         }
 
     def _limits(self) -> dict[str, Any]:
@@ -227,7 +289,7 @@ class _Reads:
         }
 
     def _seats(self) -> list[dict[str, Any]]:
-        return [seat.as_data() for seat in self.table.seats.all()]
+        return [seat.as_data() for seat in self.seat_rows]
 
     def _markers(self) -> list[dict[str, Any]]:
         markers = self.table.markers.filter(status=VigorishMarker.Status.OPEN).order_by("-seat")
@@ -244,6 +306,16 @@ class _Reads:
 
     def _meters(self) -> dict[str, str]:
         return {m.name: str(m.amount) for m in self.table.meters.all()}
+
+    def _repeat(self) -> list[dict[str, Any]]:
+        """The last settled round's wagers, for the tablet's "repeat" (simulated rounds are not
+        repeated: a settled simulated round leaves it as it was)."""
+        game = self.game
+        if game is not None and game.state == Round.State.SETTLED and not game.simulated:
+            return tablet.repeat(game.wagers.all())
+        settled = self.table.rounds.filter(state=Round.State.SETTLED, simulated=False)
+        last = settled.order_by("-settled_at", "-pk").first()
+        return [] if last is None else tablet.repeat(last.wagers.all())
 
 
 def labels() -> dict[str, dict[str, str]]:
@@ -329,10 +401,35 @@ def _round(
         "player_dealer_seat": game.player_dealer_seat,
         "player_dealer_bank": str(game.player_dealer_bank) if game.player_dealer_bank else None,
         "void_reason": game.void_reason or None,
+        "bank": _bank(game),
+        "preview": _preview(game, cards) if game.state == Round.State.COMPLETE else None,
     }
     for name in lists:
         document[name] = _ROUND_LIST[name](game)
     return document
+
+
+def _bank(game: Round) -> dict[str, Any] | None:
+    """California: what the wagers commit of the player-dealer's bank (``tablet.bank``)."""
+    if game.player_dealer_seat is None:
+        return None
+    return tablet.bank(game, game.rules.submission, game.wagers.all())
+
+
+def _preview(game: Round, cards: Sequence[Card]) -> list[dict[str, Any]]:
+    """A complete coup's settlement before Settle (``tablet.preview``): the table's Royal 9
+    meters are read where a Royal 9 wager is staked, House Money's steps where one was made."""
+    rules = game.rules.submission
+    wagers = list(game.wagers.all())
+    meters: dict[str, Decimal] = {}
+    if rules.royal9 is not None and any(w.type == WagerType.ROYAL9.value for w in wagers):
+        meters = dict(
+            ProgressiveMeter.objects.filter(table_id=game.table_id).values_list("name", "amount")
+        )
+    done: list[SettlementStep] = []
+    if any(w.type == WagerType.HOUSE_MONEY.value for w in wagers):
+        done = list(game.steps.all())
+    return tablet.preview(game, rules, cards=cards, wagers=wagers, meters=meters, done=done)
 
 
 def _wagers(game: Round) -> list[dict[str, Any]]:

@@ -1,10 +1,15 @@
-"""What the dealer's tablet shows beside the table state: whom to offer the shoe or the
-player-dealer position, how much of the player-dealer's bank the wagers commit, the settlement of
-a complete coup before it is settled, last round's wagers to repeat, and each chair's Royal 9
-combination. Reads only; the engine decides every figure."""
+"""What the dealer's tablet shows beside the bare state, as parts of the table state itself (so a
+command's answer and its notice carry them when they change, and no tap reads anything more):
+whom to offer the shoe or the player-dealer position (in the ``table`` part), how much of the
+player-dealer's bank the wagers commit and the settlement of a complete coup before it is settled
+(in the ``round`` document), each chair's Royal 9 combination (in ``rules``), and last round's
+wagers to repeat (the ``repeat`` part). Pure functions of facts the caller read; the engine
+decides every figure."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from baccarat.cards import parse_cards
@@ -17,7 +22,7 @@ from baccarat.seating import california_action_order, curator_offer_order
 from baccarat.settlement import PlayerDealer, settle
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
-from tablegame.models import Round, Table
+from tablegame.models import Card, Round, SettlementStep, Table, Wager
 
 #: A coup of each kind the player-dealer's bank can meet: Player wins, Banker wins with 7 and
 #: with 6 (paid half at a commission-free table), a tie.
@@ -29,22 +34,7 @@ SAMPLE_COUPS = {
 }
 
 
-def tablet_help(table: Table) -> dict[str, Any]:
-    """The tablet's helps for ``table`` now (each None where it does not apply)."""
-    rules = table.rules
-    game = table.active_round()
-    seats = table.occupied_seats()
-    return {
-        "curator": _curator(table, seats) if rules.has_curator else None,
-        "player_dealer": _player_dealer(table, rules, seats) if rules.player_dealer else None,
-        "bank": _bank(game) if game and game.player_dealer_seat is not None else None,
-        "preview": _preview(table, game) if game and game.state == Round.State.COMPLETE else None,
-        "repeat": _repeat(table, seats, game),
-        "royal9": _royal9(rules, table.seat_count),
-    }
-
-
-def _royal9(rules: RulesSubmission, seat_count: int) -> dict[str, Any] | None:
+def royal9(rules: RulesSubmission, seat_count: int) -> dict[str, Any] | None:
     """The fixed Royal 9 wager and each chair's Personal King-9 combination (004 §13)."""
     if rules.royal9 is None:
         return None
@@ -56,22 +46,21 @@ def _royal9(rules: RulesSubmission, seat_count: int) -> dict[str, Any] | None:
     }
 
 
-def _curator(table: Table, seats: list[int]) -> dict[str, Any]:
-    """Who holds the shoe (0: the dealer), and the order it is offered in (004 §7(b), §14(b))."""
+def curator_offer(table: Table, seats: Sequence[int]) -> list[int]:
+    """The order the shoe is offered in (004 §7(b), §14(b)): right of the curator who held it."""
     previous = table.curator_seat or table.previous_curator_seat
-    return {"seat": table.curator_seat, "offer": curator_offer_order(seats, previous=previous)}
+    return curator_offer_order(seats, previous=previous)
 
 
-def _player_dealer(table: Table, rules: RulesSubmission, seats: list[int]) -> dict[str, Any]:
-    """The player-dealer, the hands banked, and the order the position is offered (001)."""
+def player_dealer(table: Table, rules: RulesSubmission, seats: Sequence[int]) -> dict[str, Any]:
+    """The hands banked, and the order the player-dealer position is offered in (001)."""
     last = table.player_dealer_seat or table.previous_player_dealer_seat
     fees = rules.collection_fees
     return {
-        "seat": table.player_dealer_seat,
         "hands": table.player_dealer_hands,
         "rotation": rules.player_dealer_rotation_hands,
         "first": last is None,
-        "offer": seats if last is None else california_action_order(last, seats),
+        "offer": list(seats) if last is None else california_action_order(last, seats),
         # Offered continuously around the table (001): once every other seat declined, the
         # position comes back to the player-dealer whose two hands ended.
         "again": last if table.player_dealer_seat is None and last in seats else None,
@@ -86,29 +75,28 @@ def _player_dealer(table: Table, rules: RulesSubmission, seats: list[int]) -> di
     }
 
 
-def _wagers(game: Round) -> list[EngineWager]:
+def _engine_wagers(wagers: Iterable[Wager]) -> list[EngineWager]:
     return [
         EngineWager(w.seat, WagerType(w.type), w.amount, WagerType(w.ride) if w.ride else None)
-        for w in game.wagers.all()
+        for w in wagers
     ]
 
 
-def _bank(game: Round) -> dict[str, Any]:
+def bank(game: Round, rules: RulesSubmission, wagers: Iterable[Wager]) -> dict[str, Any]:
     """The bank, what the wagers would take from it at worst, and the collection fees due.
 
     Each sample coup is settled by the engine against an unlimited bank; the most the
     player-dealer would pay is what the wagers commit (never more than the bank).
     """
-    rules = game.rules.submission
-    wagers = _wagers(game)
-    bank = game.player_dealer_bank or ZERO
+    staked = _engine_wagers(wagers)
+    held = game.player_dealer_bank or ZERO
     worst, worst_when = ZERO, ""
     fees = ZERO
     for when, (player, banker) in SAMPLE_COUPS.items():
         coup = Coup(parse_cards(player), parse_cards(banker))
         try:
             result = settle(
-                coup, wagers, rules, player_dealer=PlayerDealer(game.player_dealer_seat or 0, MOST)
+                coup, staked, rules, player_dealer=PlayerDealer(game.player_dealer_seat or 0, MOST)
             )
         except RulesError:
             continue
@@ -116,43 +104,49 @@ def _bank(game: Round) -> dict[str, Any]:
         if loss > worst:
             worst, worst_when = loss, when
         fees = sum((s.amount for s in result.steps if s.phase == "fees"), ZERO)
-    committed = min(worst, bank)
+    committed = min(worst, held)
     return {
-        "bank": str(bank) if game.player_dealer_bank else None,
+        "bank": str(held) if game.player_dealer_bank else None,
         "committed": str(committed),
         "at_worst": str(worst),
         "worst_when": worst_when,
-        "free": str(bank - committed),
-        "short": str(max(worst - bank, ZERO)),
+        "free": str(held - committed),
+        "short": str(max(worst - held, ZERO)),
         "fees": str(fees),
     }
 
 
-def _preview(table: Table, game: Round) -> list[dict[str, Any]]:
-    """The settlement steps of the complete coup, in legal order, as Settle will record them."""
-    rules = game.rules.submission
-    cards = list(game.cards.all())
+def preview(
+    game: Round,
+    rules: RulesSubmission,
+    *,
+    cards: Sequence[Card],
+    wagers: Iterable[Wager],
+    meters: Mapping[str, Decimal],
+    done: Sequence[SettlementStep],
+) -> list[dict[str, Any]]:
+    """The settlement steps of the complete coup, in legal order, as Settle will record them:
+    the steps ``done`` already (House Money's), then the engine's (``meters``: the table's Royal
+    9 meters before this round's contributions)."""
     coup = Coup(
         parse_cards([c.code for c in cards if c.hand == "player"]),
         parse_cards([c.code for c in cards if c.hand == "banker"]),
     )
-    wagers = _wagers(game)
-    meters = {m.name: m.amount for m in table.meters.all()}
-    staked = sum((w.amount for w in wagers if w.type is WagerType.ROYAL9), ZERO)
-    if rules.royal9 is not None and staked:
-        meters = {n: contribute(a, staked, rules.royal9.progressive(n)) for n, a in meters.items()}
+    staked = _engine_wagers(wagers)
+    royal = sum((w.amount for w in staked if w.type is WagerType.ROYAL9), ZERO)
+    if rules.royal9 is not None and royal:
+        meters = {n: contribute(a, royal, rules.royal9.progressive(n)) for n, a in meters.items()}
     pd = None
     if game.player_dealer_seat is not None:
         pd = PlayerDealer(game.player_dealer_seat, game.player_dealer_bank or ZERO)
     try:
-        result = settle(coup, wagers, rules, player_dealer=pd, meters=meters)
+        result = settle(coup, staked, rules, player_dealer=pd, meters=dict(meters))
     except RulesError:
         return []
-    done = [
+    return [
         {"action": s.action, "seat": s.seat, "type": s.wager_type or None, "amount": str(s.amount)}
-        for s in game.steps.all()
-    ]
-    return done + [
+        for s in done
+    ] + [
         {
             "action": s.action.value,
             "seat": s.seat,
@@ -164,19 +158,10 @@ def _preview(table: Table, game: Round) -> list[dict[str, Any]]:
     ]
 
 
-def _repeat(table: Table, seats: list[int], game: Round | None) -> list[dict[str, str | int]]:
-    """Last settled round's wagers at seats still taken (not the player-dealer's, nor wagers
-    already on the layout): what "repeat" places again."""
-    settled = table.rounds.filter(state=Round.State.SETTLED, simulated=False)
-    if game is not None:
-        settled = settled.exclude(pk=game.pk)
-    last = settled.order_by("-settled_at", "-pk").first()
-    if last is None:
-        return []
-    taken = {(w.seat, w.type) for w in game.wagers.all()} if game else set()
-    banker = game.player_dealer_seat if game else table.player_dealer_seat
+def repeat(wagers: Iterable[Wager]) -> list[dict[str, Any]]:
+    """A settled round's wagers as "repeat" places them again (the tablet leaves out the seats
+    no longer taken, the player-dealer's, and wagers already on the layout)."""
     return [
         {"seat": w.seat, "type": w.type, "amount": str(w.amount)}
-        for w in last.wagers.order_by("seat", "pk")
-        if w.seat in seats and w.seat != banker and (w.seat, w.type) not in taken
+        for w in sorted(wagers, key=lambda w: (w.seat, w.pk or 0))
     ]

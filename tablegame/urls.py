@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from tablegame.views_dealer import dealer_help, dealer_tablet
+from tablegame.views_dealer import dealer_tablet
 from tablegame.views_display import table_display, table_display_roads
 
 urlpatterns: list[URLPattern] = [
     path("dealer/<int:table_id>/", dealer_tablet, name="dealer"),
-    path("dealer/<int:table_id>/help.json", dealer_help, name="dealer-help"),
     path("display/<int:table_id>/", table_display, name="display"),
     path("display/<int:table_id>/roads.json", table_display_roads, name="display-roads"),
 ]

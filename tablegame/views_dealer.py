@@ -1,18 +1,17 @@
-"""The dealer's tablet: one page per table, drawn by ``static/js/dealer.js`` from the API, and
-the tablet's helps beside it (``tablegame.tablet``)."""
+"""The dealer's tablet: one page per table, drawn by ``static/js/dealer.js`` from the API (its
+helps are parts of the table state: ``tablegame.tablet``)."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from casino import access
 from tablegame.dealers import assigned_table, dealer_refusal
 from tablegame.models import Table
 from tablegame.progressives import has_progressives
-from tablegame.selectors import labels, last_sequence
-from tablegame.tablet import tablet_help
+from tablegame.selectors import labels
 
 
 @access.page("page:dealer")
@@ -43,12 +42,3 @@ def dealer_tablet(request: HttpRequest, table_id: int) -> HttpResponse:
             "has_progressives": has_progressives(table),
         },
     )
-
-
-@access.page("page:dealer", json=True)
-def dealer_help(request: HttpRequest, table_id: int) -> JsonResponse:
-    """Whom to offer the shoe or the player-dealer position, the bank the wagers commit, the
-    settlement of a complete coup before Settle, last round's wagers; ``sequence``: the table's
-    last event when read."""
-    table = get_object_or_404(Table, pk=table_id)
-    return JsonResponse({"sequence": last_sequence(table), **tablet_help(table)})

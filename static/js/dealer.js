@@ -4,10 +4,12 @@
    it patched) and redraws; an answer that does not follow the state shown reloads it. Refusals are
    shown as the server words them, in a banner across the top. The names of wagers, settlement
    steps and irregularities are the engine's, embedded in the page (#labels).
-   Beside the state, the tablet reads its helps (/dealer/<id>/help.json: whom to offer the shoe or
-   the player-dealer position, what the wagers commit of the bank, the settlement of a complete
-   coup before Settle, last round's wagers) between rounds, while wagers are taken, and when the
-   coup is complete; never while cards are dealt.
+   The tablet's helps are parts of the state (tablegame.tablet), so each command's answer and
+   notice carry them when they change and a tap reads nothing more: whom to offer the shoe or
+   the player-dealer position (table.curator_offer, table.player_dealer), what the wagers commit
+   of the bank (round.bank), the settlement of a complete coup before Settle (round.preview),
+   each chair's Royal 9 combination (rules.royal9), and last round's wagers (repeat; the tablet
+   leaves out those it cannot place again).
    Chips and card keys may be tapped while a command is on its way: their commands wait in line,
    one after the other, and a refusal drops those still waiting (the screen then shows the truth).
    Live notices (live.js) and a gap in sequence numbers trigger a reload, so the screen never
@@ -18,7 +20,6 @@
   const root = document.getElementById("tablet");
   const tableId = root.dataset.table;
   const api = `/api/tables/${tableId}/`;
-  const helpUrl = root.dataset.help;
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
   const CHIPS = ["5", "25", "100", "500", "1000", "5000"];
@@ -29,7 +30,7 @@
   const MAY = new Set(JSON.parse(document.getElementById("commands").textContent));
   const waitFor = (who, where) => `Waiting for ${who}: ${where}.`;
   let state = null;
-  let help = null;  // the tablet's helps, as of help.sequence
+  let help = null;  // the tablet's helps, from the state (helps())
   let busy = false;
   let line = Promise.resolve();  // commands waiting to be sent, one after the other
   let generation = 0;  // a refusal starts a new one: commands still waiting are dropped
@@ -71,7 +72,7 @@
   // The 24-hour deck change has come (000 §3(c)): new decks before the next round.
   const decksDue = () => Boolean(state.deck_change && state.deck_change.due);
   const inPlay = (game) => game && !["settled", "void"].includes(game.state);
-  const helpIsCurrent = () => help && state && help.sequence === state.sequence;
+  const helpIsCurrent = () => Boolean(help);
 
   async function load() {
     const answer = await Http.getJSON(api);
@@ -130,23 +131,28 @@
     return next;
   }
 
-  /* The helps, read again when the state moved on and the tablet is between rounds, taking
-     wagers or at a complete coup. */
-  let helpReading = false;
-  async function readHelp() {
-    const game = state && state.round;
-    const wanted = state && state.table.status === "open"
-      && (!inPlay(game) || ["betting", "complete"].includes(game.state));
-    if (!wanted || helpIsCurrent() || helpReading) return;
-    helpReading = true;
-    try {
-      const answer = await Http.getJSON(helpUrl);
-      if (answer.ok && (!help || answer.data.sequence >= help.sequence)) help = answer.data;
-    } finally {
-      helpReading = false;
-    }
-    if (helpIsCurrent()) draw(state);
-    else if (help && state && help.sequence < state.sequence) readHelp();
+  /* The helps, from the state the tablet holds. */
+  function helps() {
+    const t = state.table, game = state.round;
+    const playing = inPlay(game) ? game : null;
+    return {
+      curator: t.curator_offer ? { seat: t.curator_seat, offer: t.curator_offer } : null,
+      player_dealer: t.player_dealer ? { ...t.player_dealer, seat: t.player_dealer_seat } : null,
+      bank: playing ? playing.bank : null,
+      preview: game && game.state === "complete" ? game.preview : null,
+      repeat: repeatable(playing),
+      royal9: state.rules.royal9,
+    };
+  }
+
+  /* Last round's wagers that can be placed again: at seats still taken, not the player-dealer's,
+     not already on the layout. */
+  function repeatable(playing) {
+    const seated = new Set(state.seats.filter((s) => s.player).map((s) => s.number));
+    const banker = playing ? playing.player_dealer_seat : state.table.player_dealer_seat;
+    const taken = new Set((playing && playing.wagers ? playing.wagers : []).map((w) => `${w.seat}:${w.type}`));
+    return (state.repeat || []).filter((w) => seated.has(w.seat) && w.seat !== banker
+      && !taken.has(`${w.seat}:${w.type}`));
   }
 
   function showError(message) {
@@ -190,6 +196,7 @@
 
   function draw(next) {
     state = next;
+    help = helps();
     const t = state.table, shoe = state.shoe, game = state.round;
     $("t-game").textContent = `${state.rules.title} · ${t.pit}${t.status === "open" ? "" : ` · ${t.status}`}`;
     const facts = $("t-shoe");
@@ -221,7 +228,6 @@
     drawSeats();
     drawSteps();
     drawMarkers();
-    readHelp();
   }
 
   /* "Last hand" and the shoe's end, in a banner nobody misses. */

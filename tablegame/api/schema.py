@@ -39,6 +39,17 @@ class TableInfo(Document):
     seat_count = serializers.IntegerField()
     curator_seat = serializers.IntegerField(allow_null=True)
     player_dealer_seat = serializers.IntegerField(allow_null=True)
+    curator_offer = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Big table: the seats to offer the shoe to, in order (null: no curator here).",
+    )
+    player_dealer = serializers.DictField(
+        allow_null=True,
+        help_text="California: the hands banked, the rotation, the seats to offer the position "
+        "to in order (first: nobody has held it yet; again: the last holder, offered again), "
+        "the collection fees (null: no player-dealer here).",
+    )
 
 
 class RulesInfo(Document):
@@ -54,6 +65,10 @@ class RulesInfo(Document):
     settlement = serializers.CharField()
     tie_odds = serializers.IntegerField()
     shuffle = serializers.CharField(help_text="The table's shuffle procedure.")
+    royal9 = serializers.DictField(
+        allow_null=True,
+        help_text="The fixed Royal 9 wager and each chair's Personal King-9 (null: none here).",
+    )
 
 
 class Limit(Document):
@@ -119,6 +134,13 @@ class Step(Document):
     amount = serializers.CharField()
 
 
+class PreviewStep(Document):
+    action = serializers.CharField()
+    seat = serializers.IntegerField()
+    type = serializers.CharField(allow_null=True)
+    amount = serializers.CharField()
+
+
 class IrregularityInfo(Document):
     kind = serializers.CharField()
     card = serializers.CharField()
@@ -149,6 +171,16 @@ class RoundInfo(Document):
     steps = Step(many=True, help_text="The settlement in legal order.")
     irregularities = IrregularityInfo(many=True)
     void_reason = serializers.CharField(allow_null=True)
+    bank = serializers.DictField(
+        allow_null=True,
+        help_text="California: the player-dealer's bank, what the wagers commit of it at worst, "
+        "what is free, what is beyond it, the collection fees.",
+    )
+    preview = PreviewStep(
+        many=True,
+        allow_null=True,
+        help_text="A complete coup: the settlement Settle will record, in legal order.",
+    )
 
 
 class DeckChangeInfo(Document):
@@ -172,6 +204,10 @@ class TableState(Document):
     deck_change = DeckChangeInfo(allow_null=True)
     meters = serializers.DictField(
         child=serializers.CharField(), help_text="Royal 9 progressive meters by name (star...)."
+    )
+    repeat = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The last settled round's wagers (seat, type, amount), for 'repeat'.",
     )
 
 
@@ -209,6 +245,7 @@ class CommandAnswer(Document):
     round = RoundInfo(allow_null=True, required=False, help_text="Whole, or patched (see above).")
     deck_change = DeckChangeInfo(allow_null=True, required=False)
     meters = serializers.DictField(child=serializers.CharField(), required=False)
+    repeat = serializers.ListField(child=serializers.DictField(), required=False)
 
 
 READ_ERRORS: dict[int, OpenApiResponse] = {

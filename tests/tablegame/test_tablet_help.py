@@ -1,6 +1,6 @@
-"""The tablet's helps: whom to offer the shoe and the player-dealer position, what the wagers
-commit of the bank, the settlement shown before Settle (the same as Settle records), and last
-round's wagers to repeat."""
+"""The tablet's helps, parts of the table state (``tablegame.tablet``): whom to offer the shoe and
+the player-dealer position, what the wagers commit of the bank, the settlement shown before Settle
+(the same as Settle records), and last round's wagers to repeat."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from tablegame import actions
 from tablegame.models import Round, Table
-from tablegame.tablet import tablet_help as read_help
+from tablegame.selectors import table_state
 from tests.tablegame.conftest import ready_table
 
 pytestmark = pytest.mark.django_db
@@ -27,9 +27,9 @@ def dealt(table, dealer, wagers, cards) -> Round:
     return game
 
 
-def tablet_help(table: Table) -> dict:
-    """The helps as the tablet reads them: of the table as it is now in the database."""
-    return read_help(Table.objects.get(pk=table.pk))
+def state(table: Table) -> dict:
+    """The table state as the tablet reads it: of the table as it is now in the database."""
+    return table_state(Table.objects.get(pk=table.pk))
 
 
 def steps(game: Round) -> list[dict]:
@@ -44,25 +44,27 @@ def test_the_settlement_shown_before_settle_is_what_settle_records(dealer, floor
     table = ready_table(profile, dealer, floor)
     wagers = [(1, "banker", "100"), (2, "player", "55"), (5, "tie", "10")]
     game = dealt(table, dealer, wagers, BANKER_NATURAL)
-    preview = tablet_help(table)["preview"]
+    preview = state(table)["round"]["preview"]
     actions.settle_round(table, actor=dealer)
     assert preview == steps(game)
-    assert tablet_help(table)["repeat"] == [
+    assert state(table)["repeat"] == [
         {"seat": seat, "type": kind, "amount": f"{amount}.00"} for seat, kind, amount in wagers
     ]
 
 
 def test_the_shoe_is_offered_to_the_right_of_the_curator_who_passed_it(dealer, floor):
     table = ready_table("ma-big", dealer, floor, seats=(1, 2, 5))  # seat 1 holds the shoe
-    assert tablet_help(table)["curator"] == {"seat": 1, "offer": [2, 5]}
+    seen = state(table)["table"]
+    assert (seen["curator_seat"], seen["curator_offer"]) == (1, [2, 5])
     dealt(table, dealer, [(2, "banker", "100")], PLAYER_NATURAL)
     actions.settle_round(table, actor=dealer)  # the Banker's hand lost: the shoe passes
-    assert tablet_help(table)["curator"] == {"seat": None, "offer": [2, 5]}
+    seen = state(table)["table"]
+    assert (seen["curator_seat"], seen["curator_offer"]) == (None, [2, 5])
 
 
 def test_the_bank_shows_what_the_wagers_commit_and_the_position_moves_clockwise(dealer, floor):
     table = ready_table("ca-commission-free", dealer, floor, seats=(1, 2, 5))
-    first = tablet_help(table)["player_dealer"]
+    first = state(table)["table"]["player_dealer"]
     assert (first["first"], first["offer"], first["fees"]["player"]) == (True, [1, 2, 5], "1.00")
     actions.take_player_dealer(table, seat=2, actor=dealer)
     for _hand in range(2):  # two hands banked
@@ -70,7 +72,7 @@ def test_the_bank_shows_what_the_wagers_commit_and_the_position_moves_clockwise(
         actions.set_player_dealer_bank(table, bank="100", actor=dealer)
         actions.place_wager(table, seat=5, wager="player", amount="100", actor=dealer)
         actions.place_wager(table, seat=1, wager="banker", amount="25", actor=dealer)
-        bank = tablet_help(table)["bank"]
+        bank = state(table)["round"]["bank"]
         assert (bank["committed"], bank["worst_when"], bank["free"], bank["fees"]) == (
             "75.00",
             "Player wins",
@@ -81,5 +83,6 @@ def test_the_bank_shows_what_the_wagers_commit_and_the_position_moves_clockwise(
         for card in BANKER_NATURAL:
             actions.deal_card(table, card=card, actor=dealer)
         actions.settle_round(table, actor=dealer)
-    moved = tablet_help(table)["player_dealer"]
-    assert (moved["seat"], moved["first"], moved["offer"]) == (None, False, [1, 5])
+    moved = state(table)["table"]
+    assert moved["player_dealer_seat"] is None
+    assert (moved["player_dealer"]["first"], moved["player_dealer"]["offer"]) == (False, [1, 5])
