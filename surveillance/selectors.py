@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
 
 # The labels are the engine's (one definition each); these map the stored words to them.
+#: Money is shown to the cent.
+CENT = Decimal("0.01")
 STEP_ACTIONS = {a.value: a.label for a in Action}
 IRREGULARITY_KINDS = {k.value: k.label for k in IrregularityKind}
 
@@ -354,7 +356,7 @@ def _round_tile(game: WallRound, irregularities: list[Irregularity]) -> RoundTil
         banker_total=hand_total([c.code for c in banker]),
         winner=game.winner,
         announcement=game.announcement,
-        wagers_total=game.wagers_total,
+        wagers_total=game.wagers_total.quantize(CENT),
         wager_count=game.wager_count,
         irregularities=[
             IrregularityNote(

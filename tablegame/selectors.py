@@ -381,6 +381,7 @@ def _round(
     banker = [c.code for c in cards if c.hand == "banker"]
     coup = Coup(parse_cards(player), parse_cards(banker))
     document = {
+        "id": game.pk,
         "number": game.number,
         "state": game.state,
         "state_label": game.get_state_display(),

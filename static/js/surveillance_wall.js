@@ -1,8 +1,10 @@
-/* The surveillance wall: every table's tile comes rendered from /surveillance/. A notice of a
-   wager, "no more bets" or a card carries the change itself (the round's cards, totals, state and
-   wagers, the shoe's count): the tile is updated in place from it, as the server draws it
-   (templates/surveillance/_tile.html), with no request. Any other change, a gap or a reconnect
-   fetches that tile again (/surveillance/tables/<id>/tile/, an HTML fragment). Notices come from
+/* The surveillance wall: every table's tile comes rendered from /surveillance/. A command's
+   notice carries the change itself (the round's cards, totals, state, wagers and result, the
+   shoe's count, the markers, the table's status): through a whole round, from "place your bets"
+   to its settlement, the tile is updated in place from it, as the server draws it
+   (templates/surveillance/_tile.html), with no request. A change of the shoe's procedure, an
+   irregularity or a simulated round, a gap or a reconnect reads that tile again
+   (/surveillance/tables/<id>/tile/, an HTML fragment). Notices come from
    live.js (Live.watchSurveillance). Without live.js, or while its socket is down, the page polls
    /surveillance/sequences/ every 5 s and re-fetches the tiles whose last event number moved.
    Requests go through http.js. */
@@ -64,10 +66,15 @@
     }
   }
 
-  // Changes the tile can show from the notice alone (their change carries the round and shoe).
+  // Changes the tile can show from the notice alone: their change carries the round, the shoe,
+  // the markers and the table as the tile shows them (or they change nothing it shows).
   const IN_PLACE = new Set([
-    "wager_placed", "wager_changed", "wager_withdrawn", "no_more_bets", "card_dealt",
-    "player_dealer_bank", "cards_relinquished",
+    "round_opened", "wager_placed", "wager_changed", "wager_withdrawn", "player_dealer_bank",
+    "no_more_bets", "cards_relinquished", "card_dealt", "house_money_settled", "round_settled",
+    "round_void", "progressive_contributed", "progressive_hit", "progressive_reset",
+    "must_hit_won", "curator_taken", "shoe_passed", "player_dealer_taken",
+    "player_dealer_rotates", "player_seated", "player_left", "cut_card_out", "shoe_call",
+    "vigorish_collected", "vigorish_form_requested", "dealer_assigned", "dealer_relieved",
   ]);
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 
@@ -107,18 +114,31 @@
     return box;
   }
 
-  /* Put a change of the round in play on its tile; false when the tile cannot take it. */
-  function patch(id, detail) {
-    const change = detail.change;
-    const tile = tileOf(id);
-    const game = change && change.round;
-    if (!tile || !game || Number(tile.dataset.sequence) + change.events.length !== detail.sequence) {
-      return false;
+  /* The line under the layout: the round's announcement, why it was void, or the last result. */
+  function drawResult(tile, game) {
+    if (game.announcement) tile.dataset.last = `Round ${game.number}: ${game.announcement}`;
+    let result = tile.querySelector('[data-field="result"]');
+    const last = tile.dataset.last;
+    if (!game.announcement && !game.void_reason && !last) {
+      if (result) result.remove();
+      return;
     }
-    if (!change.events.every((e) => IN_PLACE.has(e.action))) return false;
-    if (change.shoe && change.shoe.held_card && !tile.querySelector(".note")) return false;
+    if (!result) {
+      result = node("p", "result");
+      result.dataset.field = "result";
+      tile.querySelector(".note, .irregular, .markers, footer").before(result);
+    }
+    if (game.announcement) result.replaceChildren(game.announcement);
+    else if (game.void_reason) result.replaceChildren(`Void: ${game.void_reason}`);
+    else result.replaceChildren(node("span", "muted", "Last:"), ` ${last}`);
+  }
+
+  function drawRound(tile, game) {
     const roundField = tile.querySelector('[data-field="round"]');
-    if (!roundField) return false;  // the tile showed no round: draw it whole
+    const layout = tile.querySelector(".layout");
+    const review = tile.querySelector('[data-field="review"]');
+    if (!roundField || !layout || !review) return false;  // the tile showed no round: draw it whole
+    if (tile.querySelector(".irregular")) return false;  // whose irregularities stay: read it
     roundField.textContent = `${game.number} \u00b7 ${game.state_label}${game.simulated ? " (simulated)" : ""}`;
     if (game.wagers) {
       const total = game.wagers.reduce((sum, w) => sum + cents(w.amount), 0);
@@ -126,30 +146,61 @@
       tile.querySelector('[data-field="wagers"]').textContent =
         `$${money(total)}${count ? ` \u00b7 ${count} wager${count === 1 ? "" : "s"}` : ""}`;
     }
-    const layout = tile.querySelector(".layout");
-    if (layout) {
-      layout.replaceChildren(
-        hand("player", game.player, game.cards, game.player_total),
-        hand("banker", game.banker, game.cards, game.banker_total),
-      );
-    }
-    if (game.announcement) {
-      let result = tile.querySelector('[data-field="result"]');
-      if (!result) {
-        result = node("p", "result");
-        result.dataset.field = "result";
-        (tile.querySelector(".note, .irregular, .markers, footer")).before(result);
-      }
-      result.textContent = game.announcement;
-    }
-    const shoe = change.shoe;
+    layout.replaceChildren(
+      hand("player", game.player, game.cards, game.player_total),
+      hand("banker", game.banker, game.cards, game.banker_total),
+    );
+    drawResult(tile, game);
+    review.href = review.href.replace(/rounds\/\d+\/$/, `rounds/${game.id}/`);
+    review.textContent = `Review round ${game.number}`;
+    return true;
+  }
+
+  function drawShoe(tile, shoe) {
     const shoeField = tile.querySelector('[data-field="shoe"]');
-    if (shoe && shoeField) {
-      shoeField.replaceChildren(
-        `${shoe.number}${shoe.state !== "in_play" ? ` \u00b7 ${shoe.state_label}` : ""} \u00b7 ${shoe.cards_left} cards left`,
-      );
-      if (shoe.cut_card_round) shoeField.append(" \u00b7 ", node("b", "", "cut card out"));
-      if (!shoe.held_card) tile.querySelector(".note")?.remove();
+    if (!shoeField) return;
+    shoeField.replaceChildren(
+      `${shoe.number}${shoe.state !== "in_play" ? ` \u00b7 ${shoe.state_label}` : ""} \u00b7 ${shoe.cards_left} cards left`,
+    );
+    if (shoe.cut_card_round) shoeField.append(" \u00b7 ", node("b", "", "cut card out"));
+    if (!shoe.held_card) tile.querySelector(".note")?.remove();
+  }
+
+  function drawMarkers(tile, markers) {
+    let line = tile.querySelector('[data-field="markers"]');
+    if (!markers.length) {
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = node("p", "markers");
+      line.dataset.field = "markers";
+      tile.querySelector("footer").before(line);
+    }
+    line.replaceChildren(node("b", "", "Markers open:"),
+      ` ${markers.map((m) => `seat ${m.seat} $${m.amount}`).join(", ")}`);
+  }
+
+  /* Put a change on its tile; false when the tile cannot take it (then it is read again). */
+  function patch(id, detail) {
+    const change = detail.change;
+    const tile = tileOf(id);
+    if (!tile || !change || Number(tile.dataset.sequence) + change.events.length !== detail.sequence) {
+      return false;
+    }
+    if (!change.events.every((e) => IN_PLACE.has(e.action))) return false;
+    if (change.shoe && change.shoe.held_card && !tile.querySelector(".note")) return false;
+    if (change.round && (change.round.irregularities || []).length) return false;
+    if (change.round && change.round.simulated) return false;  // and the round it interrupted
+    if (change.round && !drawRound(tile, change.round)) return false;
+    if (change.shoe) drawShoe(tile, change.shoe);
+    if (change.markers) drawMarkers(tile, change.markers);
+    if (change.table) {
+      const badge = tile.querySelector(".badge");
+      tile.classList.toggle("open", change.table.status === "open");
+      tile.classList.toggle("closed", change.table.status === "closed");
+      badge.className = `badge ${change.table.status}`;
+      badge.textContent = change.table.status === "open" ? "Open" : "Closed";
     }
     tile.dataset.sequence = String(detail.sequence);
     tile.classList.remove("flash");

@@ -148,6 +148,9 @@ class IrregularityInfo(Document):
 
 
 class RoundInfo(Document):
+    id = serializers.IntegerField(
+        help_text="The round's key (its review: /surveillance/rounds/<id>/)."
+    )
     number = serializers.IntegerField()
     state = serializers.CharField()
     state_label = serializers.CharField()

@@ -121,8 +121,9 @@ def test_the_wall_shows_each_card_as_the_dealer_enters_it(floor_staff, daphne, b
 def test_a_wager_or_a_card_is_drawn_on_its_tile_in_place_as_the_server_draws_it(
     floor_staff, daphne, browser
 ):
-    """A wager, "no more bets" and each card reach the tile from the notice alone, without
-    fetching the tile; what the wall then shows is what the server draws for the tile."""
+    """Two whole rounds, from "place your bets" to the settlement, reach the tile from the notices
+    alone, without the wall reading the tile; after each command what the wall shows is what the
+    server draws for the tile."""
     from tablegame import actions
 
     dealer, floor = floor_staff["dealer"], floor_staff["floor"]
@@ -141,12 +142,32 @@ def test_a_wager_or_a_card_is_drawn_on_its_tile_in_place_as_the_server_draws_it(
     def sequence() -> int:
         return int(tile.get_attribute("data-sequence") or 0)
 
+    def shown_and_fresh() -> tuple[str, str]:
+        shown = tile.inner_text()
+        fresh = wall.evaluate(
+            "url => fetch(url).then(r => r.text()).then(html => {"
+            " const t = document.createElement('template'); t.innerHTML = html.trim();"
+            " const box = document.createElement('div'); box.style.width = '400px';"
+            " box.className = 'wall'; box.append(t.content.firstElementChild);"
+            " document.body.append(box); const text = box.firstElementChild.innerText;"
+            " box.remove(); return text; })",
+            tile.get_attribute("data-url"),
+        )
+        return " ".join(shown.split()), " ".join(fresh.split())
+
     commands = [
         ("round/wagers/", {"seat": 1, "type": "banker", "amount": "100"}),
         ("round/wagers/", {"seat": 2, "type": "player", "amount": "25"}),
         ("round/no-more-bets/", {}),
         *(("round/cards/", {"card": card}) for card in ("4H", "9C", "2S", "KS")),
+        ("round/settle/", {}),
+        ("round/open/", {}),
+        ("round/wagers/", {"seat": 5, "type": "tie", "amount": "10"}),
+        ("round/no-more-bets/", {}),
+        *(("round/cards/", {"card": card}) for card in ("9H", "2C", "KS", "3D")),
+        ("round/settle/", {}),
     ]
+    compared = []
     for route, body in commands:
         before = sequence()
         request = urllib.request.Request(
@@ -163,16 +184,13 @@ def test_a_wager_or_a_card_is_drawn_on_its_tile_in_place_as_the_server_draws_it(
         wall.wait_for_function(
             f"() => Number(document.querySelector('#table-{table.pk}').dataset.sequence) > {before}"
         )
-    assert fetched == []  # every change was drawn from its notice
-    shown = tile.inner_text()
-    fresh = wall.evaluate(
-        "url => fetch(url).then(r => r.text()).then(html => {"
-        " const t = document.createElement('template'); t.innerHTML = html.trim();"
-        " const box = document.createElement('div'); box.style.width = '400px';"
-        " box.className = 'wall'; box.append(t.content.firstElementChild);"
-        " document.body.append(box); const text = box.firstElementChild.innerText;"
-        " box.remove(); return text; })",
-        tile.get_attribute("data-url"),
-    )
-    assert " ".join(shown.split()) == " ".join(fresh.split())
-    assert "Banker wins, 9 over 6" in shown and "$125.00 · 2 wagers" in shown
+        shown, fresh = shown_and_fresh()
+        compared.append(fresh)
+        assert shown == fresh, f"after {route}"
+        if route == "round/settle/" and len(compared) < 10:
+            assert "Banker wins, 9 over 6" in shown and "$125.00 · 2 wagers" in shown
+        if route == "round/open/":
+            assert "Last: Round 1: Banker wins, 9 over 6" in shown
+    fresh_reads = [url for url in fetched if url.endswith("/tile/")]
+    assert len(fetched) == len(compared) and len(fresh_reads) == len(compared)  # the test's own
+    assert "Player wins, 9 over 5" in shown
