@@ -107,6 +107,8 @@
         return false;
       }
       showError(null);
+      // Its notice may have come first, with the same change: then it is shown already.
+      if (state && answer.data.sequence <= state.sequence) return true;
       const next = applyAnswer(state, answer.data);
       if (next) draw(next);
       else await load();  // something happened in between that this tablet has not seen
