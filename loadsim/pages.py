@@ -1,0 +1,527 @@
+"""The pages a floor has open, and the requests each makes, as its script makes them.
+
+A page here is what its script in ``static/js/`` does with what it hears: when it loads, when its
+socket says hello, when a notice arrives and when a notice cannot say what changed. Each class
+decides, from a frame, which reads (:class:`Read`) its page would send, and nothing else; the
+run (``loadsim.run``) sends them over HTTP and times them. Live's own bookkeeping
+(``static/js/live.js``: the sequences seen, a gap, a hello that differs) is :class:`Live`.
+
+:data:`REPLAYED` names every request a page script makes and where it is replayed, or why not
+(a person's tap on a page no one leaves open is not part of a floor's steady load);
+``tests/bench/test_pages_replayed.py`` fails when a script makes a request this does not name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Every request call in ``static/js/`` (script, the call as written), and where the run makes
+#: it: ``Class.method``, or "not replayed: why".
+REPLAYED: dict[tuple[str, str], str] = {
+    ("dealer.js", "Http.getJSON(api)"): "TabletPage.read_state",
+    ("dealer.js", "Http.post(api + route, data, { key })"): "the dealer bot (loadsim.dealer)",
+    ("progressive_strip.js", "Http.getJSON(strip.dataset.url)"): "Strip.read",
+    ("display.js", "window.Http.getJSON(body.dataset.roadsUrl)"): "DisplayPage.read_roads",
+    ("floor.js", "Http.getText(tile.dataset.url)"): "ConsolePage.read_tile",
+    ("floor.js", "Http.post(url, bodyOf(button, tile))"): (
+        "the bots send the floor's commands (verifications) over the API, as the console's "
+        "buttons do"
+    ),
+    ("alerts.js", "Http.getText(panel.dataset.url)"): "ConsolePage.read_alerts",
+    (
+        "alerts.js",
+        'Http.post("/alerts/acknowledge/", { alert: Number(button.dataset.acknowledge) })',
+    ): ("not replayed: a supervisor acknowledging an alert, now and then"),
+    ("progressives.js", "Http.getText(`/progressives/pits/${pit}/`)"): "ProgressivesPage.read_pit",
+    ("progressives.js", "Http.post(`/progressives/${command}/`, body)"): (
+        "not replayed: the floor setting up a meter or paying a win, now and then"
+    ),
+    ("surveillance_wall.js", "Http.getText(tile.dataset.url)"): "WallPage.read_tile",
+    ("surveillance_wall.js", "Http.getJSON(wall.dataset.sequencesUrl)"): (
+        "not replayed: the wall polls only while its socket is down"
+    ),
+    ("surveillance_notices.js", "Http.getText(box.dataset.url)"): "WallPage.read_notices",
+    (
+        "surveillance_notices.js",
+        'Http.post("/surveillance/notices/acknowledge/", '
+        "{ notice: Number(button.dataset.acknowledge) })",
+    ): "not replayed: surveillance acknowledging a notice of a procedure change, now and then",
+    ("dealers.js", 'Http.post("/dealers/assign/", { table, dealer })'): (
+        "not replayed: the dealers' page is opened to move people, not left open"
+    ),
+    ("dealers.js", 'Http.post("/dealers/relieve/", { table: Number(button.dataset.relieve) })'): (
+        "not replayed: the dealers' page is opened to move people, not left open"
+    ),
+    ("dealers.js", 'Http.post("/dealers/supervise/", { pit, person })'): (
+        "not replayed: the dealers' page is opened to move people, not left open"
+    ),
+    (
+        "dealers.js",
+        'Http.post("/dealers/unsupervise/", '
+        "{ pit: Number(button.dataset.unsupervise), person: button.dataset.person })",
+    ): "not replayed: the dealers' page is opened to move people, not left open",
+    ("pit_forms.js", "Http.getText(`/floor/forms/?partial=1${asked}`)"): (
+        "not replayed: the forms page is opened to sign or file a form (its register reads "
+        "again only when a form or a marker changes)"
+    ),
+    ("pit_forms.js", "Http.post(`/floor/forms/${button.dataset.command}/`, bodyFor(button))"): (
+        "not replayed: signing or filing a form, now and then"
+    ),
+    ("pit_rules.js", "Http.post(url, body)"): (
+        "not replayed: a Rules Submission filed, now and then"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Read:
+    """One request a page sends."""
+
+    what: str
+    """What it reads, for the report: ``tablet state``, ``console tile``..."""
+    path: str
+    table: int | None = None
+    """The table it is about, if one."""
+
+
+@dataclass
+class Live:
+    """``live.js``'s bookkeeping of one socket: the last sequence seen of each table, and why a
+    page is told of a frame (``changed``, ``gap``, ``hello``)."""
+
+    seen: dict[int, int] = field(default_factory=dict)
+
+    def hello(self, tables: Iterable[tuple[int, int]]) -> list[int]:
+        """A hello's tables whose sequence differs from the one seen (they were missed)."""
+        differs = [table for table, sequence in tables if self.seen.get(table) != sequence]
+        for table, sequence in tables:
+            self.seen[table] = sequence
+        return differs
+
+    def changed(self, message: dict[str, Any]) -> str:
+        """``changed``, or ``gap`` when the notice's first event does not follow the last seen."""
+        table, sequence = message["table"], message["sequence"]
+        last = self.seen.get(table)
+        change = message.get("change")
+        events = change.get("events") if isinstance(change, dict) else None
+        first = events[0]["sequence"] if events else sequence
+        if last is None or sequence > last:
+            self.seen[table] = sequence
+        return "gap" if last is not None and first > last + 1 else "changed"
+
+
+def hello_tables(message: dict[str, Any]) -> list[tuple[int, int]]:
+    """The (table, sequence) pairs of a hello, from a table, pit or surveillance socket."""
+    found = [(message["table"], message["sequence"])] if "sequence" in message else []
+    found += [(line["table"], line["sequence"]) for line in message.get("tables", ())]
+    return found
+
+
+def events_of(message: dict[str, Any]) -> list[dict[str, Any]] | None:
+    change = message.get("change")
+    events = change.get("events") if isinstance(change, dict) else None
+    return events if isinstance(events, list) else None
+
+
+def parts_of(message: dict[str, Any]) -> set[str]:
+    change = message.get("change")
+    if not isinstance(change, dict):
+        return set()
+    return {*change.get("changed", ()), *change.get("patched", ())}
+
+
+class Page:
+    """What every page has: its person, its socket, Live's bookkeeping."""
+
+    kind: str = ""
+    user: str = ""
+    socket: str = ""
+
+    def __init__(self) -> None:
+        self.live = Live()
+
+    def opened(self) -> list[Read]:
+        """The reads of the page's load."""
+        return []
+
+    def loaded(self, body: bytes) -> None:
+        """What the page's load answered (the sequences it shows)."""
+
+    def frame(self, message: dict[str, Any]) -> list[Read]:
+        """A frame of the page's socket: the reads it makes the page send."""
+        kind = message.get("type")
+        if kind == "hello":
+            return self.on_hello(self.live.hello(hello_tables(message)))
+        if kind == "changed":
+            return self.on_change(message["table"], self.live.changed(message), message)
+        return self.on_other(message)
+
+    def on_hello(self, differs: list[int]) -> list[Read]:
+        return [read for table in differs for read in self.on_change(table, "hello", None)]
+
+    def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        return []
+
+    def on_other(self, message: dict[str, Any]) -> list[Read]:
+        return []
+
+    def answered(self, read: Read, status: int, body: bytes) -> list[Read]:
+        """A read came back: what its answer makes the page do."""
+        return []
+
+
+def _sequences(pattern: str, body: bytes) -> dict[int, int]:
+    return {int(t): int(s) for t, s in re.findall(pattern, body.decode(errors="replace"))}
+
+
+# -- The table's own screens --------------------------------------------------------------------
+
+
+class Strip:
+    """``progressive_strip.js`` on a tablet or display: read at the socket's first hello where
+    the table has progressives, then only for what a notice does not carry."""
+
+    READ_AFTER = frozenset(
+        {
+            "progressive_hit",
+            "progressive_parameters",
+            "must_hit_won",
+            "must_hit_paid",
+            "must_hit_linked",
+        }
+    )
+
+    def __init__(self, table: int, has: bool) -> None:
+        self.table, self.has = table, has
+        self.live = Live()  # its own watch of the page's socket, with no sequence known
+
+    def read(self) -> Read:
+        return Read("progressive strip", f"/progressives/tables/{self.table}.json", self.table)
+
+    def hello(self, message: dict[str, Any]) -> list[Read]:
+        """Its first hello reads the strip (where the table has progressives); a later one,
+        only if it differs."""
+        differs = self.live.hello(hello_tables(message))
+        return [self.read()] if differs and self.has else []
+
+    def on_change(self, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        if reason == "hello":
+            return []  # told by ``hello``
+        if message is not None:
+            reason = self.live.changed(message)
+        events = events_of(message) if message else None
+        if reason != "changed" or events is None:
+            return [self.read()] if self.has else []
+        if any(e.get("action") in self.READ_AFTER for e in events):
+            self.has = True
+            return [self.read()]
+        return []
+
+    def on_other(self, message: dict[str, Any]) -> list[Read]:
+        if message.get("type") == "meter" and message.get("read"):
+            return [self.read()]
+        return []
+
+
+class TabletPage(Page):
+    """``dealer.js``: the state read once, each command's answer put in place, a notice put in
+    place when it follows; the state read again when it does not (or after a refusal)."""
+
+    kind = "tablet"
+
+    def __init__(self, table: int, dealer: str, *, progressives: bool) -> None:
+        super().__init__()
+        self.table, self.user = table, dealer
+        self.socket = f"ws/tables/{table}/"
+        self.sequence: int | None = None
+        self.strip = Strip(table, progressives)
+
+    def read_state(self) -> Read:
+        return Read("tablet state", f"/api/tables/{self.table}/", self.table)
+
+    def opened(self) -> list[Read]:
+        return [Read("tablet page", f"/dealer/{self.table}/"), self.read_state()]
+
+    def answered(self, read: Read, status: int, body: bytes) -> list[Read]:
+        if read.what != "tablet state" or status != 200:
+            return []
+        found = json.loads(body).get("sequence")
+        if isinstance(found, int) and (self.sequence is None or found >= self.sequence):
+            self.sequence = found
+            self.live.seen.setdefault(self.table, found)
+        return []
+
+    def command_answered(self, status: int, body: Any) -> list[Read]:
+        """The dealer's own command: its answer put in place, or the state read again."""
+        if status != 200 or not isinstance(body, dict):
+            return [self.read_state()] if status else []
+        if self.sequence is not None and body["sequence"] <= self.sequence:
+            return []  # its notice came first
+        events = body.get("events") or []
+        if self.sequence is None or not events or events[0]["sequence"] != self.sequence + 1:
+            return [self.read_state()]
+        self.sequence = body["sequence"]
+        return []
+
+    def frame(self, message: dict[str, Any]) -> list[Read]:
+        strip = self.strip.hello(message) if message.get("type") == "hello" else []
+        return [*strip, *super().frame(message)]
+
+    def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        reads = self.strip.on_change(reason, message)
+        if reason == "changed" and message is not None:
+            if self.sequence is not None and message["sequence"] <= self.sequence:
+                return reads
+            events = events_of(message)
+            change = message.get("change") or {}
+            if (
+                events
+                and change.get("changed") is not None
+                and self.sequence is not None
+                and events[0]["sequence"] == self.sequence + 1
+            ):
+                self.sequence = message["sequence"]
+                return reads
+        return [*reads, self.read_state()]
+
+    def on_other(self, message: dict[str, Any]) -> list[Read]:
+        return self.strip.on_other(message)
+
+
+class DisplayPage(Page):
+    """``display.js``: the roads from the results it holds; a settled round's notice adds one,
+    with no request; ``roads.json`` only when it cannot know."""
+
+    kind = "display"
+
+    def __init__(self, table: int, user: str, *, progressives: bool) -> None:
+        super().__init__()
+        self.table, self.user = table, user
+        self.socket = f"ws/tables/{table}/"
+        self.strip = Strip(table, progressives)
+
+    def read_roads(self) -> Read:
+        return Read("display roads", f"/display/{self.table}/roads.json", self.table)
+
+    def frame(self, message: dict[str, Any]) -> list[Read]:
+        strip = self.strip.hello(message) if message.get("type") == "hello" else []
+        return [*strip, *super().frame(message)]
+
+    def opened(self) -> list[Read]:
+        return [Read("display page", f"/display/{self.table}/")]
+
+    def loaded(self, body: bytes) -> None:
+        found = re.search(rb'"sequence": (\d+)', body)
+        if found:
+            self.live.seen[self.table] = int(found.group(1))
+
+    def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        reads = self.strip.on_change(reason, message)
+        events = events_of(message) if message else None
+        if reason != "changed" or events is None:
+            return [*reads, self.read_roads()]
+        parts = parts_of(message) if message else set()
+        actions = {e.get("action") for e in events}
+        if "round_settled" in actions and not {"round", "shoe"} <= parts:
+            return [*reads, self.read_roads()]
+        if "decks_received" in actions and "shoe" not in parts:
+            return [*reads, self.read_roads()]
+        return reads
+
+    def on_other(self, message: dict[str, Any]) -> list[Read]:
+        return self.strip.on_other(message)
+
+
+# -- The pit -----------------------------------------------------------------------------------
+
+
+class ConsolePage(Page):
+    """``floor.js`` and ``alerts.js``: a supervisor's console of one pit; a tile patched from
+    each notice, read again only for what a notice does not carry."""
+
+    kind = "pit console"
+    NOT_CARRIED = frozenset({"rules", "limits", "deck_change"})
+    READ_AFTER = frozenset({"notice_acknowledged", "rules_filed", "seats_set", "table_opened"})
+
+    def __init__(self, pit: int, user: str) -> None:
+        super().__init__()
+        self.pit, self.user = pit, user
+        self.socket = f"ws/pits/{pit}/"
+
+    def read_tile(self, table: int) -> Read:
+        return Read("console tile", f"/floor/tables/{table}/tile/", table)
+
+    def read_alerts(self) -> Read:
+        return Read("console alerts", "/alerts/")
+
+    def opened(self) -> list[Read]:
+        return [Read("console page", "/floor/"), self.read_alerts()]
+
+    def loaded(self, body: bytes) -> None:
+        self.live.seen.update(_sequences(r'data-table="(\d+)" data-sequence="(\d+)"', body))
+
+    def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        events = events_of(message) if message else None
+        if reason != "changed" or events is None:
+            return [self.read_tile(table)]
+        if parts_of(message) & self.NOT_CARRIED if message else False:
+            return [self.read_tile(table)]
+        if any(e.get("action") in self.READ_AFTER for e in events):
+            return [self.read_tile(table)]
+        return []
+
+    def on_other(self, message: dict[str, Any]) -> list[Read]:
+        return [self.read_alerts()] if message.get("type") == "alert" else []
+
+
+class ProgressivesPage(Page):
+    """``progressives.js``: the pit's meters from the notices of its Royal 9 tables; the pit's
+    section read again only for a win, a payment, a link or a gap."""
+
+    kind = "progressives"
+    READ_AFTER = Strip.READ_AFTER
+
+    def __init__(self, pit: int, user: str, royal9: Iterable[int]) -> None:
+        super().__init__()
+        self.pit, self.user = pit, user
+        self.socket = f"ws/pits/{pit}/"
+        self.royal9 = frozenset(royal9)
+
+    def read_pit(self) -> Read:
+        return Read("progressives pit", f"/progressives/pits/{self.pit}/")
+
+    def opened(self) -> list[Read]:
+        return [Read("progressives page", f"/progressives/?pits={self.pit}")]
+
+    def loaded(self, body: bytes) -> None:
+        found = re.search(rb'data-sequences="([^"]*)"', body)
+        if found:
+            text = found.group(1).decode().replace("&quot;", '"')
+            self.live.seen.update({int(k): int(v) for k, v in json.loads(text or "{}").items()})
+
+    def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        if table not in self.royal9:
+            return []
+        events = events_of(message) if message else None
+        if reason != "changed" or events is None:
+            return [self.read_pit()]
+        if any(e.get("action") in self.READ_AFTER for e in events):
+            return [self.read_pit()]
+        return []
+
+
+# -- Surveillance and accounting ---------------------------------------------------------------
+
+
+class WallPage(Page):
+    """``surveillance_wall.js`` and ``surveillance_notices.js``: every table's tile patched from
+    its notices through a whole round; a tile read again for a shoe's procedure, an irregularity,
+    a simulated round or a gap; the notices of procedure changes read again when one is filed or
+    acknowledged."""
+
+    kind = "surveillance"
+    IN_PLACE = frozenset(
+        {
+            "round_opened",
+            "wager_placed",
+            "wager_changed",
+            "wager_withdrawn",
+            "player_dealer_bank",
+            "no_more_bets",
+            "cards_relinquished",
+            "card_dealt",
+            "house_money_settled",
+            "round_settled",
+            "round_void",
+            "progressive_contributed",
+            "progressive_hit",
+            "progressive_reset",
+            "must_hit_won",
+            "curator_taken",
+            "shoe_passed",
+            "player_dealer_taken",
+            "player_dealer_rotates",
+            "player_seated",
+            "player_left",
+            "cut_card_out",
+            "shoe_call",
+            "vigorish_collected",
+            "vigorish_form_requested",
+            "dealer_assigned",
+            "dealer_relieved",
+        }
+    )
+    NOTICES = frozenset({"rules_filed", "notice_acknowledged"})
+
+    def __init__(self, user: str) -> None:
+        super().__init__()
+        self.user = user
+        self.socket = "ws/surveillance/"
+        self.unpatchable: set[int] = set()
+        """Tables whose tile, as last read, shows no round, or a round's irregularities: the
+        next round is drawn by reading the tile (``drawRound``)."""
+
+    def _tiles(self, body: bytes) -> None:
+        for chunk in body.split(b'<article class="stile')[1:]:
+            found = re.search(rb'data-table="(\d+)"', chunk)
+            if found is None:
+                continue
+            table = int(found.group(1))
+            if b'data-field="review"' in chunk and b'class="irregular"' not in chunk:
+                self.unpatchable.discard(table)
+            else:
+                self.unpatchable.add(table)
+
+    def answered(self, read: Read, status: int, body: bytes) -> list[Read]:
+        if read.what == "wall tile" and status == 200:
+            self._tiles(body)
+        return []
+
+    def read_tile(self, table: int) -> Read:
+        return Read("wall tile", f"/surveillance/tables/{table}/tile/", table)
+
+    def read_notices(self) -> Read:
+        return Read("wall notices", "/surveillance/notices/?partial=1&compact=1")
+
+    def opened(self) -> list[Read]:
+        return [Read("wall page", "/surveillance/")]
+
+    def loaded(self, body: bytes) -> None:
+        self.live.seen.update(_sequences(r'data-table="(\d+)" data-sequence="(\d+)"', body))
+        self._tiles(body)
+
+    def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
+        events = events_of(message) if message else None
+        notices = [self.read_notices()] if reason != "changed" or events is None else []
+        if events and any(e.get("action") in self.NOTICES for e in events):
+            notices = [self.read_notices()]
+        if reason != "changed" or events is None or message is None:
+            return [self.read_tile(table), *notices]
+        change = message.get("change") or {}
+        game = change.get("round") or {}
+        if (
+            not all(e.get("action") in self.IN_PLACE for e in events)
+            or game.get("irregularities")
+            or game.get("simulated")
+            or (change.get("shoe") or {}).get("held_card")
+            or (game and table in self.unpatchable)
+        ):
+            return [self.read_tile(table), *notices]
+        return notices
+
+
+@dataclass(frozen=True)
+class AccountingPage:
+    """An accounting user who reads the gaming day's report now and then."""
+
+    user: str
+    every: float
+    """Seconds between two reads."""
+    kind: str = "accounting"
+
+    def read(self) -> Read:
+        return Read("accounting day report", "/accounting/")
