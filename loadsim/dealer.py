@@ -69,6 +69,8 @@ class Answer:
     """The HTTP status; 0 when no answer came."""
     error: str = ""
     """The body of a refusal (cut short), or why no answer came."""
+    body: bytes = b""
+    """The answer of a command done (what the tablet puts in place)."""
 
 
 class Transport(Protocol):
@@ -201,6 +203,8 @@ class Dealer:
         self.limits: dict[WagerType, tuple[Decimal, Decimal]] = dict(default_limits(self.rules))
         self.offered: list[WagerType] = list(self.rules.offered_wagers)
         self.learned = False
+        self.answered: Callable[[Answer], None] | None = None
+        """Told each command's last answer (the table's tablet page puts it in place)."""
         self._forget()
 
     def _forget(self) -> None:
@@ -241,6 +245,8 @@ class Dealer:
                 measured=self.log.measuring,
             )
         )
+        if self.answered is not None:
+            self.answered(answer)
         if answer.status != 200:
             self.log.refused(f"{self.table.name} {route} {answer.status}: {answer.error}")
             raise Diverged(route)

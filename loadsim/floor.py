@@ -26,7 +26,7 @@ from django.utils.crypto import get_random_string
 
 from baccarat.profiles import PROFILES, TableType
 from casino import roles
-from casino.models import Casino, Event, Pit
+from casino.models import Casino, Event, Pit, PitSupervision
 from casino.sessions import SessionStore
 from tablegame.api.tokens import issue_api_token, issue_api_tokens
 from tablegame.models import DealerAssignment, Round, Shoe, Table, VigorishMarker
@@ -41,7 +41,14 @@ SIM_CASINO = "Simulated Floor"
 SIM_STAFF: dict[str, str] = {
     "sim-floor": roles.FLOORPERSON,
     "sim-surveillance": roles.SURVEILLANCE,
+    "sim-accounting": roles.ACCOUNTING,
 }
+
+
+def pit_floorperson(index: int) -> str:
+    """The floorperson who supervises the simulated pit ``index`` (``pit_name``): their pit
+    console and progressives page show that pit."""
+    return f"sim-floor-{index + 1:02d}"
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,12 @@ class SimTable:
     dealer: str
     """The username of the table's dealer, assigned to it (``dealer_name``)."""
 
+    @property
+    def progressives(self) -> bool:
+        """Whether its screens show progressive meters: Royal 9's (the simulated floor links
+        no must-hit meter)."""
+        return PROFILES[self.profile].royal9 is not None
+
 
 @dataclass(frozen=True)
 class Staff:
@@ -70,6 +83,7 @@ class Staff:
 class Floor:
     tables: tuple[SimTable, ...]
     pits: tuple[int, ...]
+    """In the floor's order: pit ``i`` is supervised by ``pit_floorperson(i)``."""
     staff: Staff
 
 
@@ -147,10 +161,10 @@ def prepare_floor(count: int, *, tables_per_pit: int) -> Floor:
                 dealer=dealer_name(table.name),
             )
         )
-    return Floor(tables=tuple(tables), pits=tuple(p.pk for p in pits), staff=_staff(tables))
+    return Floor(tables=tuple(tables), pits=tuple(p.pk for p in pits), staff=_staff(tables, pits))
 
 
-def _staff(tables: list[SimTable]) -> Staff:
+def _staff(tables: list[SimTable], pits: list[Pit]) -> Staff:
     tokens: dict[str, str] = {}
     sessions: dict[str, str] = {}
     for username, role in SIM_STAFF.items():
@@ -162,11 +176,45 @@ def _staff(tables: list[SimTable]) -> Staff:
         user.groups.add(group)
         tokens[username] = issue_api_token(user, days=1, label="simulate")[1]
         sessions[username] = _session_for(user)
-    dealers = _assign_dealers(tables, floor=User.objects.get(username="sim-floor"))
+    floor = User.objects.get(username="sim-floor")
+    dealers = _assign_dealers(tables, floor=floor)
     keys = issue_api_tokens(dealers, days=1, label="simulate")
     tokens.update((dealer.username, keys[dealer.pk]) for dealer in dealers)
     sessions.update(_sessions_for(dealers))
+    supervisors = _supervise(pits, floor=floor)
+    sessions.update(_sessions_for(supervisors))
     return Staff(tokens=tokens, sessions=sessions)
+
+
+def _supervise(pits: list[Pit], *, floor: User) -> list[User]:
+    """A floorperson per pit (``pit_floorperson``), supervising it, as a floor starts its day:
+    made and given their pit in bulk (the supervision rows only: ``casino.supervision``'s
+    ``supervise`` writes the pit's event too; a simulated floor does without it)."""
+    names = {pit.pk: pit_floorperson(index) for index, pit in enumerate(pits)}
+    found = set(User.objects.filter(username__in=names.values()).values_list("username", flat=True))
+    unusable = make_password(None)
+    User.objects.bulk_create(
+        [User(username=n, password=unusable) for n in names.values() if n not in found]
+    )
+    users = {u.username: u for u in User.objects.filter(username__in=names.values())}
+    group, _ = Group.objects.get_or_create(name=roles.FLOORPERSON)
+    member = User.groups.through
+    member.objects.bulk_create(
+        [member(user_id=u.pk, group_id=group.pk) for u in users.values()], ignore_conflicts=True
+    )
+    current = set(
+        PitSupervision.objects.current()
+        .filter(pit_id__in=names)
+        .values_list("pit_id", "supervisor__username")
+    )
+    PitSupervision.objects.bulk_create(
+        [
+            PitSupervision(pit_id=pit_id, supervisor=users[name], assigned_by=floor)
+            for pit_id, name in names.items()
+            if (pit_id, name) not in current
+        ]
+    )
+    return [users[names[pit.pk]] for pit in pits]
 
 
 def _assign_dealers(tables: list[SimTable], *, floor: User) -> list[User]:

@@ -255,9 +255,11 @@ class TabletPage(Page):
             self.live.seen.setdefault(self.table, found)
         return []
 
-    def command_answered(self, status: int, body: Any) -> list[Read]:
-        """The dealer's own command: its answer put in place, or the state read again."""
-        if status != 200 or not isinstance(body, dict):
+    def command_answered(self, status: int, text: bytes) -> list[Read]:
+        """The dealer's own command: its answer put in place, or the state read again (after a
+        refusal too; no answer at all leaves the page as it was)."""
+        body = json.loads(text) if status == 200 else None
+        if not isinstance(body, dict):
             return [self.read_state()] if status else []
         if self.sequence is not None and body["sequence"] <= self.sequence:
             return []  # its notice came first

@@ -3,7 +3,8 @@
 Over HTTP a bot signs in as the tablet does, with its session (and the CSRF token a page would
 hold), or with an API token, as a script does (``--auth``); in-process, with a token. Both send
 every command with an Idempotency-Key.
-Neither reads a command's answer beyond its status (and a refusal's text, for the report).
+Over HTTP a command's answer is handed back (the tablet's page puts it in place); in-process,
+only its status (and a refusal's text, for the report).
 """
 
 from __future__ import annotations
@@ -76,8 +77,16 @@ class HttpTransport:
         except (http1.HttpError, OSError, TimeoutError) as error:
             return Answer(0, f"{type(error).__name__}: {error}"[:ERROR_CHARS])
         if got.status == 200:
-            return Answer(200)
+            return Answer(200, body=got.body)
         return Answer(got.status, got.body.decode(errors="replace")[:ERROR_CHARS])
+
+    async def read(self, path: str, *, user: str) -> tuple[int, bytes]:
+        """A page's GET as it is: its status (0: no answer) and body."""
+        try:
+            got = await self.client.request("GET", path, self.headers[user])
+        except (http1.HttpError, OSError, TimeoutError):
+            return 0, b""
+        return got.status, got.body
 
     async def close(self) -> None:
         await self.client.close()
