@@ -1,7 +1,13 @@
 """What a run measured, worked out from the bots' log, the screens and the record.
 
 Which notices a screen should have heard is read from the record (``casino.Event``) after the
-run: every event of its tables after its hello. A card command is matched to its event by order:
+run: every event of its tables after its first hello, whenever it came (in the measured window or
+not). One it never heard is lost; of those, the report tells apart the ones the screen learned it
+had missed, as the page script would, and reloaded for: by a gap (a later notice skipped them) or
+by a hello (the heartbeat's, or a reopened socket's, said more than it had heard); the rest went
+unnoticed. Heard more than once (duplicates), after a later one (late), and heard though the record
+has no such event (not in the record: another run's notices on the same Redis) are counted too.
+A card command is matched to its event by order:
 the k-th card a bot dealt in the run is the k-th ``card_dealt`` event of its table after the run
 began (the bot is the only one dealing there). Its card-to-every-screen time runs from sending the
 command to its notice on the last of the table's screens (tablet, display, pit console and every
@@ -82,8 +88,25 @@ class Report:
     cards_unmatched: int = 0
     """Cards of tables whose commands and events could not be paired (a resync)."""
     notices_expected: int = 0
+    """Events the screens should have been told of: per screen, those of its tables after its
+    first hello."""
     notices_lost: int = 0
+    """Of them, never heard (whatever the screen learned later)."""
     notices_lost_by_kind: dict[str, int] = field(default_factory=dict)
+    notices_recovered_by_gap: int = 0
+    """Lost, and the screen saw the gap in a later notice (the page reloads the table)."""
+    notices_recovered_by_hello: int = 0
+    """Lost, and a later hello said more than the screen had heard (the page reloads the table)."""
+    notices_lost_unnoticed: int = 0
+    """Lost, and the screen never learned it (until a later hello or notice, after the run)."""
+    tables_recovered_by_hello: int = 0
+    """Hellos that told a screen it had lost notices of a table, one per table they did."""
+    hellos_repeated: int = 0
+    """Hellos after a screen's first: the server's heartbeat, and reopened sockets'."""
+    late: int = 0
+    """Notices heard after a later one of their table."""
+    not_in_record: int = 0
+    """Events heard that the record does not have after the screen's hello."""
     duplicates: int = 0
     disconnects: int = 0
     screens_refused: list[str] = field(default_factory=list)
@@ -118,9 +141,14 @@ class Report:
             f"command latency: {self.command_latency.text()}",
             f"card to every screen: {self.card_to_every_screen.text()}",
             *(f"  card to {kind}: {s.text()}" for kind, s in self.card_to_screen_by_kind.items()),
-            f"notices lost: {self.notices_lost} of {self.notices_expected} "
-            f"{self.notices_lost_by_kind or ''} (duplicates {self.duplicates}, "
-            f"disconnects {self.disconnects}, screens refused {len(self.screens_refused)})",
+            f"notices lost: {self.notices_lost} of {self.notices_expected}"
+            f"{f' {self.notices_lost_by_kind}' if self.notices_lost_by_kind else ''}; of them "
+            f"recovered by a gap {self.notices_recovered_by_gap}, by a hello "
+            f"{self.notices_recovered_by_hello} ({self.tables_recovered_by_hello} tables), "
+            f"unnoticed {self.notices_lost_unnoticed}",
+            f"  late {self.late}, duplicates {self.duplicates}, not in the record "
+            f"{self.not_in_record}; hellos repeated {self.hellos_repeated}, disconnects "
+            f"{self.disconnects}, screens refused {len(self.screens_refused)}",
             f"commands not done: {self.failed_commands or 0}; resyncs {self.resyncs}, "
             f"bots that gave up {self.gave_up}; cards unpaired {self.cards_unmatched}",
             f"CPU: {cpu}",
@@ -164,8 +192,8 @@ def count_notices(
     start: float,
     until: float,
 ) -> None:
-    """Notices lost on every screen (all the run's), and the time each card sent in the window
-    took to reach all its table's screens."""
+    """Notices lost on every screen (all the run's), how many of them the screen learned it had
+    missed, and the time each card sent in the window took to reach all its table's screens."""
     lost_by_kind: dict[str, int] = defaultdict(int)
     for screen in screens:
         for table in screen.tables:
@@ -174,9 +202,28 @@ def count_notices(
             heard = screen.seen.get(table, {})
             expected = [seq for seq, _ in events.get(table, ()) if seq > screen.hello[table]]
             report.notices_expected += len(expected)
-            missing = sum(1 for seq in expected if seq not in heard)
-            report.notices_lost += missing
-            lost_by_kind[screen.kind] += missing
+            report.not_in_record += len(
+                {n for n in heard if n > screen.hello[table]} - set(expected)
+            )
+            missed = screen.missed.get(table, [])
+            lost = [seq for seq in expected if seq not in heard]
+            report.tables_recovered_by_hello += sum(
+                1
+                for how, after, upto in missed
+                if how == "hello" and any(after < seq <= upto for seq in lost)
+            )
+            for seq in lost:
+                report.notices_lost += 1
+                lost_by_kind[screen.kind] += 1
+                how = next((h for h, after, upto in missed if after < seq <= upto), None)
+                if how == "gap":
+                    report.notices_recovered_by_gap += 1
+                elif how == "hello":
+                    report.notices_recovered_by_hello += 1
+                else:
+                    report.notices_lost_unnoticed += 1
+        report.hellos_repeated += screen.hellos
+        report.late += screen.late
         report.duplicates += screen.duplicates
         report.disconnects += screen.disconnects
     report.notices_lost_by_kind = {k: v for k, v in lost_by_kind.items() if v}

@@ -7,7 +7,8 @@
 4. Every screen opens its socket and waits for its hello; the record's last sequences are noted.
 5. The bots deal: a warm-up (a round's length at real pace, as they start their rounds spread
    over it), the measured window of ``seconds``, then each finishes its round.
-6. The screens wait for the last notices (until quiet), close, and the record is read back.
+6. The screens wait for the last notices (until each knows its tables' last events, bounded),
+   close, and the record is read back.
 
 Everything stops by itself: the window, each bot's round, the wait for notices and the server are
 all bounded in time; the server subprocess is stopped whatever happens.
@@ -55,9 +56,9 @@ SURVEILLANCE = "sim-surveillance"
 #: Bots making their tables ready at once, and sockets opening at once.
 READYING_AT_ONCE = 16
 OPENING_AT_ONCE = 32
-#: How long the screens may take to say hello, and to stay quiet once the bots are done.
+#: How long the screens may take to say hello, and to catch up once the bots are done.
 HELLO_SECONDS = 120.0
-QUIET_SECONDS = 1.0
+DRAIN_STEP = 0.1
 MOST_DRAIN_SECONDS = 10.0
 #: At max pace, seconds of dealing before the window opens.
 WARMUP_SECONDS = 2.0
@@ -197,10 +198,13 @@ async def _run(
         screens = _screens(floor)
         report.screens = len(screens)
         sockets_url = server.sockets_url if server else (options.ws_url or url).rstrip("/")
+        since = timezone.now() - datetime.timedelta(seconds=5)  # before any hello
         watchers = await _open(screens, screens_http, sockets_url, floor.staff.sessions, stop)
         report.screens_refused = [f"{s.kind} {s.path}: {s.refused}" for s in screens if s.refused]
-        since = timezone.now() - datetime.timedelta(seconds=5)
         base = await asyncio.to_thread(floor_db.in_thread, floor_db.last_sequences, floor.tables)
+        for screen in screens:  # what each screen should hear starts at its own first hello
+            for table, sequence in screen.hello.items():
+                base[table] = min(base[table], sequence)
         report.setup_seconds = time.monotonic() - started
         say(f"{len(playing)} tables ready, {len(screens)} screens open; dealing now")
 
@@ -226,7 +230,8 @@ async def _run(
         for task in done:
             if task.exception() is not None:
                 log.refused(f"a bot stopped: {task.exception()!r}")
-        await _drain(screens)
+        head = await asyncio.to_thread(floor_db.in_thread, floor_db.last_sequences, floor.tables)
+        await _drain(screens, head)
     finally:
         stop.set()
         for task in watchers:
@@ -311,20 +316,22 @@ async def _open(
     return tasks
 
 
-async def _drain(screens: list[Screen]) -> None:
-    """Wait until no notice has arrived for a moment (bounded)."""
+async def _drain(screens: list[Screen], head: dict[int, int]) -> None:
+    """Wait until every open screen knows the last event of each of its tables (``head``, read
+    from the record once the bots are done), by a notice or a hello; at most
+    ``MOST_DRAIN_SECONDS``. What has not come by then counts as lost (a notice that late is)."""
     deadline = time.monotonic() + MOST_DRAIN_SECONDS
 
-    def heard() -> int:
-        return sum(len(by_table) for s in screens for by_table in s.seen.values())
+    def behind() -> bool:
+        return any(
+            screen.last[table] < head[table]
+            for screen in screens
+            for table in screen.last
+            if table in head
+        )
 
-    last = heard()
-    while time.monotonic() < deadline:
-        await asyncio.sleep(QUIET_SECONDS)
-        now = heard()
-        if now == last:
-            return
-        last = now
+    while behind() and time.monotonic() < deadline:
+        await asyncio.sleep(DRAIN_STEP)
 
 
 async def _watch_loop(lag: list[float]) -> None:

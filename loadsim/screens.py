@@ -2,10 +2,16 @@
 
 Per table, its tablet and its display (``ws/tables/<id>/``); per pit, its console
 (``ws/pits/<id>/``); and the surveillance wall (``ws/surveillance/``, every table). A screen keeps
-the sequence its hello gave for each table and the arrival time of every event it was told of
-after it (a command's notice tells all its events); what it should have heard is read from the
+the sequence its first hello gave for each table and the arrival time of every event it was told
+of after it (a command's notice tells all its events); what it should have heard is read from the
 record afterwards (``report``). A screen whose socket closes opens it again, as the page script
 does, and what it missed in between counts as lost.
+
+It also follows each table as the page script (``static/js/live.js``) does, to tell the report
+which of the notices it never heard it knew it had missed: a notice whose first event is past the
+last sequence it knew means the ones between were lost (a gap: the page reloads the table), and so
+does a later hello (the server's heartbeat, or the hello of a socket opened again) past it: those
+are lost, then recovered by the hello.
 """
 
 from __future__ import annotations
@@ -35,6 +41,15 @@ class Screen:
     """Each table's sequence in the first hello."""
     seen: dict[int, dict[int, float]] = field(default_factory=dict)
     """Table -> sequence -> ``time.monotonic()`` of arrival."""
+    last: dict[int, int] = field(default_factory=dict)
+    """Each table's last sequence the screen knows of (heard, or said by a hello), as live.js."""
+    missed: dict[int, list[tuple[str, int, int]]] = field(default_factory=dict)
+    """Table -> ``(how, after, upto)``: the screen learned it missed the sequences after ``after``
+    up to ``upto``, by a ``"gap"`` (a notice skipped them) or a ``"hello"`` (one said more)."""
+    hellos: int = 0
+    """Hellos after the first: the heartbeat's, and those of a socket opened again."""
+    late: int = 0
+    """Notices that came after a later one of their table (out of order)."""
     duplicates: int = 0
     disconnects: int = 0
     refused: str = ""
@@ -48,6 +63,8 @@ class Screen:
         if not isinstance(message, dict):
             return
         if message.get("type") == "hello":
+            if self.ready.is_set():
+                self.hellos += 1
             if "sequence" in message:
                 self._hello(message["table"], message["sequence"])
             for line in message.get("tables", ()):
@@ -67,15 +84,29 @@ class Screen:
                 if isinstance(e, dict) and isinstance(e.get("sequence"), int)
             }
         heard = self.seen.setdefault(table, {})
-        for number in told:
-            if number in heard:
-                self.duplicates += 1
-            else:
-                heard[number] = now
+        fresh = {number for number in told if number not in heard}
+        self.duplicates += len(told) - len(fresh)
+        for number in fresh:
+            heard[number] = now
+        last = self.last.get(table)
+        if last is None:  # not a table of this screen's hello
+            return
+        if min(told) > last + 1:  # the page script sees a gap, and reloads the table
+            self.missed.setdefault(table, []).append(("gap", last, min(told) - 1))
+        if max(told) > last:
+            self.last[table] = max(told)
+        elif fresh:
+            self.late += 1  # after a later notice (or a hello) of its table
 
     def _hello(self, table: int, sequence: int) -> None:
-        if table in self.tables:
-            self.hello.setdefault(table, sequence)
+        if table not in self.tables:
+            return
+        last = self.last.get(table)
+        if last is None:  # the first hello: where the screen starts
+            self.hello[table] = self.last[table] = sequence
+        elif sequence > last:  # the screen learns it missed what is between
+            self.missed.setdefault(table, []).append(("hello", last, sequence))
+            self.last[table] = sequence
 
 
 async def watch(

@@ -33,6 +33,10 @@ class PitConsumer(Watch):
             return None
         return {"pit": self.pit_id, "tables": await sequences(self.pit_id)}
 
+    async def hello_again(self) -> dict[str, Any] | None:
+        """The heartbeat's hello: the sequences alone, one query (the pit was there on connect)."""
+        return {"pit": self.pit_id, "tables": await sequences(self.pit_id)}
+
     async def pit_alert(self, event: dict[str, Any]) -> None:
         """An alert raised or acknowledged (``pit.alerts``): the console reloads its panel."""
         await self.send_json({"type": "alert", **{k: v for k, v in event.items() if k != "type"}})

@@ -9,6 +9,13 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   each table, so a screen that reconnects knows whether it missed something;
 - after a change commits, ``{"type": "changed", "table": 7, "sequence": 42, "action": "..."}``,
   with ``"change"`` (the event and what changed) when the action gives it;
+- the hello again, the same shape, about every ``HELLO_EVERY`` seconds (each socket's beat
+  jittered by ``HELLO_JITTER``, so a floor's sockets do not read at once): the heartbeat, read
+  from the database (one query per socket), so a screen that lost a notice, the last of a table
+  included, learns it within that time without polling. A hello never says less than the
+  notices already sent on the socket, and waits up to ``HELLO_GRACE`` for those still on their
+  way (committed, not yet here): it differs from what the screen heard only when something was
+  missed. Screens no longer reload every 30 s for safety (live.js' reason "refresh" is gone);
 - to a frame that is binary or not JSON, ``{"type": "error", "error": "..."}``; the socket stays
   open.
 
@@ -19,6 +26,10 @@ not watch this (``casino.access``; the close reason says why), 4404 no such tabl
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import random
+import time
 from typing import Any, ClassVar, cast
 
 from channels.db import database_sync_to_async
@@ -29,9 +40,25 @@ from tablegame.broadcast import table_group
 from tablegame.models import Table
 from tablegame.selectors import last_sequence_of_tables
 
+log = logging.getLogger(__name__)
+
 NOT_LOGGED_IN = 4401
 FORBIDDEN = 4403
 NOT_FOUND = 4404
+
+#: Seconds between two hellos of one socket (the heartbeat), on average.
+HELLO_EVERY = 30.0
+#: Each wait is drawn between (1 - HELLO_JITTER) and (1 + HELLO_JITTER) times ``HELLO_EVERY``.
+HELLO_JITTER = 0.2
+#: Seconds a repeated hello waits for the notices of changes it reads that are still on their way
+#: (committed a moment ago, not yet forwarded here), so as not to send a screen reloading for them.
+HELLO_GRACE = 2.0
+#: Seconds between two looks while it waits.
+HELLO_GRACE_STEP = 0.05
+#: Seconds between two log lines about hellos that could not be read, at least (every socket
+#: would say so every beat while the database is away).
+HELLO_LOG_INTERVAL = 60.0
+_hello_failed_logged_at = -HELLO_LOG_INTERVAL  # time.monotonic() of the last such line
 
 #: WebSocket close reasons are at most 123 bytes of UTF-8.
 CLOSE_REASON_BYTES = 123
@@ -69,11 +96,41 @@ def sequences(pit_id: int | None) -> list[dict[str, int]]:
     return [{"table": pk, "sequence": last} for pk, last in rows]
 
 
+def _log_hello_failed(path: str | None) -> None:
+    """Say that a heartbeat's hello could not be read, at most once every HELLO_LOG_INTERVAL."""
+    global _hello_failed_logged_at
+    now = time.monotonic()
+    if now - _hello_failed_logged_at >= HELLO_LOG_INTERVAL:
+        _hello_failed_logged_at = now
+        log.warning("could not read the hello of %s again; next beat", path, exc_info=True)
+
+
+def _rows(hello: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table rows of a hello: its ``tables``, or the hello itself on a table socket."""
+    rows: list[dict[str, Any]] = hello.get("tables", [hello])
+    return rows
+
+
 class Watch(AsyncJsonWebsocketConsumer):
-    """Authenticate, ask the policy, join the groups, say hello, then forward notices."""
+    """Authenticate, ask the policy, join the groups, say hello, then forward notices, and say
+    hello again every ``HELLO_EVERY`` seconds or so until the socket closes."""
 
     access: ClassVar[str]
     """What listening is, in ``casino.access.RULES`` (``"socket:table"``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._told: dict[int, int] = {}
+        """Table -> the highest sequence sent on this socket (by a notice or a hello)."""
+        self._sending = asyncio.Lock()
+        """Held while a frame is sent: a hello says at least what went before it."""
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the consumer ends, its heartbeat ends with it
+            self._stop_heartbeat()
 
     async def connect(self) -> None:
         await self.accept()
@@ -95,7 +152,11 @@ class Watch(AsyncJsonWebsocketConsumer):
         if hello is None:
             await self.close(code=NOT_FOUND)
             return
-        await self.send_json({"type": "hello", **hello})
+        await self.say_hello(hello)
+        self._heartbeat = asyncio.create_task(self._beat(), name=f"hello {self.channel_name}")
+
+    async def disconnect(self, code: int) -> None:
+        self._stop_heartbeat()
 
     async def groups_to_join(self) -> list[str]:
         raise NotImplementedError
@@ -103,6 +164,58 @@ class Watch(AsyncJsonWebsocketConsumer):
     async def hello(self) -> dict[str, Any] | None:
         """What the hello says besides its type; None when the table or pit does not exist."""
         raise NotImplementedError
+
+    async def hello_again(self) -> dict[str, Any] | None:
+        """The heartbeat's hello: the same, in one query (the socket's own is known to exist)."""
+        return await self.hello()
+
+    async def say_hello(self, hello: dict[str, Any]) -> None:
+        """Send the hello, each table's sequence at least the last one sent on this socket."""
+        async with self._sending:
+            for row in _rows(hello):
+                table, sequence = row["table"], row["sequence"]
+                row["sequence"] = max(sequence, self._told.get(table, sequence))
+                self._told[table] = row["sequence"]
+            await self.send_json({"type": "hello", **hello})
+
+    async def _beat(self) -> None:
+        """Say hello again and again, until cancelled (``_stop_heartbeat``)."""
+        while True:
+            spread = random.uniform(1 - HELLO_JITTER, 1 + HELLO_JITTER)
+            await asyncio.sleep(HELLO_EVERY * spread)
+            try:
+                hello = await self.hello_again()
+            except Exception:  # the database away: the next beat tries again
+                _log_hello_failed(self.scope.get("path"))
+                continue
+            try:
+                if hello is None:  # the table is gone
+                    await self.close(code=NOT_FOUND)
+                    return
+                await self._wait_for_notices_on_their_way(hello)
+                await self.say_hello(hello)
+            except Exception:  # the socket closed meanwhile; its disconnect stops this task too
+                log.debug("hello not sent on %s", self.scope.get("path"), exc_info=True)
+                return
+
+    async def _wait_for_notices_on_their_way(self, hello: dict[str, Any]) -> None:
+        """Wait (up to ``HELLO_GRACE``) until every table's sequence read for the hello was sent
+        on this socket by its notice: a change commits before its notice leaves, so a busy table
+        is nearly always a little ahead of its notices."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HELLO_GRACE
+        while any(
+            row["table"] in self._told and row["sequence"] > self._told[row["table"]]
+            for row in _rows(hello)
+        ):
+            if loop.time() >= deadline:
+                return
+            await asyncio.sleep(HELLO_GRACE_STEP)
+
+    def _stop_heartbeat(self) -> None:
+        task, self._heartbeat = self._heartbeat, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -140,7 +253,11 @@ class Watch(AsyncJsonWebsocketConsumer):
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """Forward the notice as written once for every screen (``broadcast.notice_frame``)."""
-        await self.send(text_data=event["text"])
+        async with self._sending:
+            table, sequence = event["table"], event["sequence"]
+            if sequence > self._told.get(table, -1):
+                self._told[table] = sequence
+            await self.send(text_data=event["text"])
 
 
 class TableConsumer(Watch):

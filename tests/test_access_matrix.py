@@ -191,7 +191,10 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
         command = what.startswith("command:")
         at_work = command or what == "page:dealer"  # the tablet: the dealer's own table
         values = {"table_id": (worked if at_work else watched).pk, "round_id": game.pk}
-        url = concrete(route, {**values, "seat": 2, "marker_id": 1, "form_id": form.pk})
+        url = concrete(
+            route,
+            {**values, "seat": 2, "marker_id": 1, "form_id": form.pk, "pit_id": watched.pit_id},
+        )
         if command:
             body = BODIES.get(name.removeprefix("api:"), {})
             response = client.post(

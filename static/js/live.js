@@ -10,46 +10,47 @@
        {"type": "hello", "pit": 1, "tables": [{"table": 7, "sequence": 41}]}  pit socket
        {"type": "hello", "tables": [...]}                                     surveillance socket
        {"type": "changed", "table": 7, "sequence": 42, "action": "wager_placed"}  after each commit
+       the hello again, the same shape, about every 30 s while connected (the server's heartbeat)
      "sequence" is the number of the table's last event in the record (0 before the first); every
      change adds one. Delivery is at most once, so a notice can be lost: a jump of more than one,
-     or a hello that differs from the sequence last seen (changes made while disconnected), means
-     "reload". Close codes 4401 (not logged in), 4403 (the role may not watch this), 4404 (no such
-     table or pit) are final; any other close reconnects, waiting 1 s, 2 s, 4 s ... up to 30 s.
+     or a hello (first or repeated) that differs from the sequence last seen (changes made while
+     disconnected, or a lost notice, the last of a table included), means "reload". The page does
+     not poll: the repeated hello is the safety net. Close codes 4401 (not logged in), 4403 (the
+     role may not watch this), 4404 (no such table or pit) are final; any other close reconnects,
+     waiting 1 s, 2 s, 4 s ... up to 30 s (at once when the page is shown again or goes online).
 
    Use
      const live = Live.watch(tableId, onChange, options);
      Live.watchPit(pitId, onChange, options);  Live.watchSurveillance(onChange, options);
-     onChange(tableId, {reason, sequence, action, change}) with reason "hello" (the sequence differs from
-       the one remembered: first connect, or changes missed while away), "changed", "gap" (a
-       notice skipped some), or "refresh" (the safety reload, every 30 s while the page is shown,
-       since a lost last notice would otherwise go unnoticed until the next change).
+     onChange(tableId, {reason, sequence, action, change}) with reason "hello" (a hello's sequence
+       differs from the one remembered: first connect, changes missed while away, or a notice
+       lost, which the next repeated hello reveals), "changed", or "gap" (a notice skipped some).
+       Reason "refresh" (the old safety reload every 30 s) is no longer produced.
      options: sequence (Live.watch) or sequences ({tableId: n}): what the page already shows, so
-       the first hello reloads only if something changed since; refreshEvery (ms, 0 = never);
-       onStatus(status, code) with "open", "closed" (will retry) or "refused" (final, e.g. 4401:
-       send the user to /login/); onNotice(message) for any other notice of the socket (the pit
-       socket's {"type": "forms", "pit": 1, "sequence": 9, "action": "vigorish_form_signed"}:
-       a Complimentary Vigorish Form changed, an event of the pit's own chain).
+       the first hello reloads only if something changed since; refreshEvery is ignored (no
+       periodic refresh any more); onStatus(status, code) with "open", "closed" (will retry) or
+       "refused" (final, e.g. 4401: send the user to /login/); onNotice(message) for any other
+       notice of the socket (the pit socket's {"type": "forms", "pit": 1, "sequence": 9,
+       "action": "vigorish_form_signed"}: a Complimentary Vigorish Form changed, an event of the
+       pit's own chain).
      live.close() stops watching.
-     Live.matters(detail, test): whether a screen should read again for this notice (a hello, a
-       gap or a refresh always; a change when test(event, change) holds for one of its events). */
+     Live.matters(detail, test): whether a screen should read again for this notice (a hello or
+       a gap always; a change when test(event, change) holds for one of its events). */
 "use strict";
 
 (function () {
   const REFUSED = new Set([4401, 4403, 4404]);
   const FIRST_RETRY = 1000;
   const LAST_RETRY = 30000;
-  const REFRESH_EVERY = 30000;
 
   function socketUrl(path) {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     return `${scheme}//${window.location.host}${path}`;
   }
 
-  function open(path, onChange, options, known, watched = []) {
+  function open(path, onChange, options, known) {
     const seen = new Map(Object.entries(known).map(([id, n]) => [Number(id), Number(n)]));
-    const tables = new Set([...seen.keys(), ...watched]); // refreshed even before a hello
     const onStatus = options.onStatus || (() => {});
-    const refreshEvery = options.refreshEvery ?? REFRESH_EVERY;
     let socket = null;
     let retries = 0;
     let retryTimer = null;
@@ -63,10 +64,10 @@
       }
     }
 
+    // The first hello and every repeated one (the server's heartbeat) alike.
     function hello(table, sequence) {
       if (seen.get(table) !== sequence) tell(table, { reason: "hello", sequence });
       seen.set(table, sequence);
-      tables.add(table);
     }
 
     function changed(message) {
@@ -77,7 +78,6 @@
       const first = events && events.length ? events[0].sequence : message.sequence;
       const gap = last !== undefined && first > last + 1;
       if (last === undefined || message.sequence > last) seen.set(table, message.sequence);
-      tables.add(table);
       tell(table, {
         reason: gap ? "gap" : "changed", sequence: message.sequence, action: message.action,
         change: message.change || null,
@@ -133,13 +133,7 @@
       connect();
     }
 
-    function refresh() {
-      if (document.hidden) return;
-      for (const table of tables) tell(table, { reason: "refresh", sequence: seen.get(table) });
-    }
-
-    const refreshTimer = refreshEvery > 0 ? setInterval(refresh, refreshEvery) : null;
-    const onVisible = () => { if (!document.hidden) { refresh(); reconnectNow(); } };
+    const onVisible = () => { if (!document.hidden) reconnectNow(); };
     document.addEventListener("visibilitychange", onVisible);
     window.addEventListener("online", reconnectNow);
     connect();
@@ -147,7 +141,6 @@
     return {
       close() {
         stopped = true;
-        if (refreshTimer !== null) clearInterval(refreshTimer);
         if (retryTimer !== null) clearTimeout(retryTimer);
         document.removeEventListener("visibilitychange", onVisible);
         window.removeEventListener("online", reconnectNow);
@@ -159,7 +152,7 @@
   function watch(tableId, onChange, options = {}) {
     const id = Number(tableId);
     const known = options.sequence === undefined ? {} : { [id]: options.sequence };
-    return open(`/ws/tables/${id}/`, onChange, options, known, [id]);
+    return open(`/ws/tables/${id}/`, onChange, options, known);
   }
 
   function watchPit(pitId, onChange, options = {}) {
@@ -170,9 +163,8 @@
     return open("/ws/surveillance/", onChange, options, options.sequences || {});
   }
 
-  /* Whether a notice may change what a screen shows: always for a hello, a gap, the safety
-     refresh or a notice without its events; otherwise when one of its events passes
-     test(event, change). */
+  /* Whether a notice may change what a screen shows: always for a hello, a gap or a notice
+     without its events; otherwise when one of its events passes test(event, change). */
   function matters(detail, test) {
     const change = detail && detail.change;
     const events = change && change.events;

@@ -17,9 +17,11 @@ def watched(page: Any) -> list[tuple[str, str]]:
     made: list[tuple[str, str]] = []
     page.on(
         "request",
-        lambda r: made.append((r.method, r.url.split("//", 1)[1].split("/", 1)[1]))
-        if "/static/" not in r.url
-        else None,
+        lambda r: (
+            made.append((r.method, r.url.split("//", 1)[1].split("/", 1)[1]))
+            if "/static/" not in r.url
+            else None
+        ),
     )
     return made
 
@@ -61,7 +63,7 @@ def test_a_mini_table_round_and_its_repeat_cost_one_request_a_tap(
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement-title:text('settled')")
     page.click("text=Place your bets: open the round")
-    page.wait_for_selector("#repeat:text-is(\"Repeat last round's wagers (2)\")")
+    page.wait_for_selector('#repeat:text-is("Repeat last round\'s wagers (2)")')
     page.click("#repeat")
     page.wait_for_selector(".seat[data-seat='2'] .wager.w-player")
     page.wait_for_selector(".seat[data-seat='1'] .wager.w-banker")

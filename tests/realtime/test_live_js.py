@@ -1,5 +1,6 @@
 """The browser side of the protocol (static/js/live.js) run in Node with a scripted socket:
-a lost notice (a gap) and changes made while disconnected both make the page reload."""
+a lost notice (a gap), changes made while disconnected and a repeated hello past what the page
+heard all make the page reload; nothing polls."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_gap_or_a_reconnect_after_missed_changes_makes_the_page_reload():
+def test_a_gap_a_reconnect_after_missed_changes_or_a_hello_past_them_makes_the_page_reload():
     done = subprocess.run(
         [
             "node",
@@ -27,6 +28,9 @@ def test_a_gap_or_a_reconnect_after_missed_changes_makes_the_page_reload():
         [7, "changed", 42],
         [7, "gap", 45],
         [7, "hello", 48],
+        [7, "changed", 49],
+        [7, "hello", 51],  # a repeated hello is read as the first: 50 and 51 were missed
     ]
     assert result["urls"] == ["ws://tables.test/ws/tables/7/"] * 2
     assert result["retries"] == 0  # a refusal (4403) is final
+    assert result["intervals"] == 0  # no periodic "refresh": the server's hello is the safety net
