@@ -42,6 +42,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -117,6 +118,22 @@ def announce_change(
         log.warning("could not find the pit of table %s", table_id, exc_info=True)
     groups.append(SURVEILLANCE_GROUP)
     notices.put(Notice(groups=tuple(groups), message=message))
+
+
+def meter_group(meter_id: int) -> str:
+    """The channel-layer group of the screens of every table linked to a must-hit meter."""
+    return f"musthit.{meter_id}"
+
+
+def announce_meter(meter_id: int, name: str, amount: Decimal, *, read: bool = False) -> None:
+    """Queue a must-hit meter's new amount for the screens of every table it is linked to (its
+    tables' sockets join ``meter_group``): a shared meter moves with each table's rounds, and a
+    table's own notices tell only its own. ``read``: what changed is more than the amount (a
+    win, a payment, a link, new parameters): the screens read the meter again. Never raises;
+    called after commit."""
+    frame = {"type": "meter", "meter": name, "amount": str(amount), "read": read}
+    message = {"type": "meter.changed", "text": json.dumps(frame)}
+    notices.put(Notice(groups=(meter_group(meter_id),), message=message))
 
 
 def announce_pit_forms(pit_id: int, sequence: int, action: str) -> None:

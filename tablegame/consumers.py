@@ -16,6 +16,11 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   notices already sent on the socket, and waits up to ``HELLO_GRACE`` for those still on their
   way (committed, not yet here): it differs from what the screen heard only when something was
   missed. Screens no longer reload every 30 s for safety (live.js' reason "refresh" is gone);
+- on a table socket, ``{"type": "meter", "meter": "Stax", "amount": "250.75", "read": false}``
+  when a must-hit meter the table is linked to moves with another table's round (``read``: a
+  win, a payment or new parameters: read it again);
+- the hello, when the screen asks for one with ``{"type": "hello"}`` (a second watcher on the
+  page's socket, ``live.js``), at most once a second; anything else a screen sends is ignored;
 - to a frame that is binary or not JSON, ``{"type": "error", "error": "..."}``; the socket stays
   open.
 
@@ -36,8 +41,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from casino import access
-from tablegame.broadcast import table_group
-from tablegame.models import Table
+from tablegame.broadcast import meter_group, table_group
+from tablegame.models import MustHitProgressive, Table
 from tablegame.selectors import last_sequence_of_tables
 
 log = logging.getLogger(__name__)
@@ -55,6 +60,8 @@ HELLO_JITTER = 0.2
 HELLO_GRACE = 2.0
 #: Seconds between two looks while it waits.
 HELLO_GRACE_STEP = 0.05
+#: A hello a screen asks for is answered at most this often, in seconds.
+HELLO_ASKED_EVERY = 1.0
 #: Seconds between two log lines about hellos that could not be read, at least (every socket
 #: would say so every beat while the database is away).
 HELLO_LOG_INTERVAL = 60.0
@@ -125,6 +132,8 @@ class Watch(AsyncJsonWebsocketConsumer):
         self._sending = asyncio.Lock()
         """Held while a frame is sent: a hello says at least what went before it."""
         self._heartbeat: asyncio.Task[None] | None = None
+        self._asked = -HELLO_ASKED_EVERY
+        """When the screen last asked for a hello (``receive_json``)."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -240,7 +249,23 @@ class Watch(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "error": error})
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Screens only listen; anything they send is ignored."""
+        """Screens listen; the one thing they may say is ``{"type": "hello"}``: a watcher that
+        joined the page's socket after its hello asks for one (``live.js``), answered at most
+        once every ``HELLO_ASKED_EVERY`` seconds. Anything else is ignored."""
+        if not (isinstance(content, dict) and content.get("type") == "hello"):
+            return
+        now = time.monotonic()
+        if now - self._asked < HELLO_ASKED_EVERY or self._heartbeat is None:
+            return
+        self._asked = now
+        try:
+            hello = await self.hello_again()
+        except Exception:  # the database away: the heartbeat says it later
+            _log_hello_failed(self.scope.get("path"))
+            return
+        if hello is not None:
+            await self._wait_for_notices_on_their_way(hello)
+            await self.say_hello(hello)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """A notice goes straight to ``table_changed``: Channels' own dispatch would first close
@@ -270,8 +295,45 @@ class TableConsumer(Watch):
         return int(self.scope["url_route"]["kwargs"]["table_id"])
 
     async def groups_to_join(self) -> list[str]:
-        return [table_group(self.table_id)]
+        return [table_group(self.table_id), *[meter_group(m) for m in await _meters(self.table_id)]]
 
     async def hello(self) -> dict[str, Any] | None:
         sequence = await _table_sequence(self.table_id)
         return None if sequence is None else {"table": self.table_id, "sequence": sequence}
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await super().table_changed(event)
+        if event["action"] == LINKED:  # linked to a must-hit meter, or unlinked: follow it
+            await self._follow_meters()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """A meter's notice, like a table's, needs no database (``Watch.dispatch``)."""
+        if message["type"] == "meter.changed":
+            await self.meter_changed(message)
+        else:
+            await super().dispatch(message)
+
+    async def meter_changed(self, event: dict[str, Any]) -> None:
+        """A must-hit meter this table is linked to moved (``broadcast.announce_meter``)."""
+        await self.send(text_data=event["text"])
+
+    async def _follow_meters(self) -> None:
+        wanted = {meter_group(m) for m in await _meters(self.table_id)}
+        for group in [g for g in self.groups if g.startswith("musthit.") and g not in wanted]:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.groups.remove(group)
+        for group in sorted(wanted - set(self.groups)):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups.append(group)
+
+
+#: The event that links a table to a must-hit meter or unlinks it.
+LINKED = "must_hit_linked"
+
+
+@database_sync_to_async
+def _meters(table_id: int) -> list[int]:
+    """The must-hit meters a table is linked to (a table feeds one at most)."""
+    return list(
+        MustHitProgressive.objects.filter(links__table_id=table_id).values_list("pk", flat=True)
+    )

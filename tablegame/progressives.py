@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
@@ -40,6 +41,7 @@ from baccarat.settlement import Settlement
 from baccarat.wagertypes import WagerType
 from tablegame import events
 from tablegame.actions.common import insert_later, record, update_later
+from tablegame.broadcast import announce_meter
 from tablegame.errors import ActionError
 from tablegame.live import keep_list
 from tablegame.models import (
@@ -189,6 +191,9 @@ def _feed_must_hit(
     entries[-1].wagered = wagered
     changes.append(events.MeterChange(meter.name, after - before, after))
     meter.amount, meter.live, meter.updated_at = after, True, timezone.now()
+    meter_id, name = meter.pk, meter.name
+    # Every linked table's screens: the amount, or read it again after a hit (its win, its reset).
+    transaction.on_commit(lambda: announce_meter(meter_id, name, after, read=hit))
     if not hit:
         update_later(meter, METER_CONTRIBUTED)  # with the command's record
         return []

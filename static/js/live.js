@@ -5,7 +5,9 @@
        /ws/tables/<id>/   one table        dealer, floorperson, pit boss, pit clerk, surveillance, accounting
        /ws/pits/<id>/     a pit's tables   the same without the dealer
        /ws/surveillance/  every table      surveillance (and superusers)
-     The server talks, the page listens (anything sent is ignored):
+     The server talks, the page listens; it says only {"type": "hello"}, when a second watcher
+     joins a socket already open (watchers of one path share one socket: the tablet's script and
+     its progressive strip), to have the hello said again for it:
        {"type": "hello", "table": 7, "sequence": 41}                          on connect, table socket
        {"type": "hello", "pit": 1, "tables": [{"table": 7, "sequence": 41}]}  pit socket
        {"type": "hello", "tables": [...]}                                     surveillance socket
@@ -48,13 +50,23 @@
     return `${scheme}//${window.location.host}${path}`;
   }
 
+  /* One socket per path, whoever on the page watches it (the tablet's script and its
+     progressive strip watch the same table): each watcher keeps the sequences it has seen and is
+     told as if the socket were its own. */
+  const shared = new Map();
+
   function open(path, onChange, options, known) {
+    let line = shared.get(path);
+    if (!line) {
+      line = connection(path);
+      shared.set(path, line);
+    }
+    return line.add(watcher(onChange, options, known));
+  }
+
+  /* What one watcher of a socket is told: its own bookkeeping of the sequences seen. */
+  function watcher(onChange, options, known) {
     const seen = new Map(Object.entries(known).map(([id, n]) => [Number(id), Number(n)]));
-    const onStatus = options.onStatus || (() => {});
-    let socket = null;
-    let retries = 0;
-    let retryTimer = null;
-    let stopped = false;
 
     function tell(table, detail) {
       try {
@@ -84,15 +96,8 @@
       });
     }
 
-    function receive(event) {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (error) {
-        return;
-      }
+    function receive(message) {
       if (message.type === "hello") {
-        retries = 0;
         if (message.table !== undefined) hello(message.table, message.sequence);
         for (const row of message.tables || []) hello(row.table, row.sequence);
       } else if (message.type === "changed") {
@@ -106,20 +111,51 @@
       }
     }
 
+    return { receive, status: options.onStatus || (() => {}) };
+  }
+
+  /* The socket of one path: opened with its first watcher, kept open (reconnecting) while any
+     watcher remains. */
+  function connection(path) {
+    const watchers = new Set();
+    let socket = null;
+    let retries = 0;
+    let retryTimer = null;
+    let stopped = false;
+    let last = null;  // the last status, told to a watcher that comes later
+    let isOpen = false;  // between the socket's open and its close
+
+    function status(state, code) {
+      last = [state, code];
+      for (const w of watchers) w.status(state, code);
+    }
+
+    function receive(event) {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (message.type === "hello") retries = 0;
+      for (const w of [...watchers]) w.receive(message);
+    }
+
     function connect() {
       retryTimer = null;
       if (stopped) return;
       socket = new WebSocket(socketUrl(path));
-      socket.onopen = () => onStatus("open");
+      socket.onopen = () => { isOpen = true; status("open"); };
       socket.onmessage = receive;
       socket.onclose = (event) => {
         socket = null;
+        isOpen = false;
         if (stopped) return;
         if (REFUSED.has(event.code)) {
-          onStatus("refused", event.code);
+          status("refused", event.code);
           return;
         }
-        onStatus("closed", event.code);
+        status("closed", event.code);
         const wait = Math.min(LAST_RETRY, FIRST_RETRY * 2 ** retries);
         retries += 1;
         retryTimer = setTimeout(connect, wait * (0.5 + Math.random() / 2));
@@ -133,18 +169,33 @@
       connect();
     }
 
+    function stop() {
+      stopped = true;
+      shared.delete(path);
+      if (retryTimer !== null) clearTimeout(retryTimer);
+      document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("online", reconnectNow);
+      if (socket) socket.close(1000);
+    }
+
     const onVisible = () => { if (!document.hidden) reconnectNow(); };
     document.addEventListener("visibilitychange", onVisible);
     window.addEventListener("online", reconnectNow);
     connect();
 
     return {
-      close() {
-        stopped = true;
-        if (retryTimer !== null) clearTimeout(retryTimer);
-        document.removeEventListener("visibilitychange", onVisible);
-        window.removeEventListener("online", reconnectNow);
-        if (socket) socket.close(1000);
+      add(w) {
+        watchers.add(w);
+        if (last) w.status(...last);
+        // A watcher that comes after the hello asks the server for its own: a new socket would
+        // have told it; the shared one says hello again (the server's heartbeat) only later.
+        if (isOpen) socket.send(JSON.stringify({ type: "hello" }));
+        return {
+          close() {
+            watchers.delete(w);
+            if (!watchers.size) stop();
+          },
+        };
       },
     };
   }

@@ -1,20 +1,32 @@
 /* One table's progressive meters on its display or tablet (templates/pit/_progressive_strip.html):
-   fetched from /progressives/tables/<id>.json once, then again when the table changes its meters
-   (a settlement, a hit, a reset, a payment, new parameters; or a gap or reconnect), and every few
-   seconds only while the table has a must-hit meter (shared with other tables, it grows with
-   their rounds too). A wager or a card fetches nothing: a floor of hundreds of screens must not
-   fetch for nothing. Must-hit wins waiting to be paid are shown: the first "Pay now", the
-   others "pending". */
+   read from /progressives/tables/<id>.json once where the table has progressives, then kept from
+   the table's notices: a settlement's progressive_contributed event carries each meter's new
+   amount, progressive_reset the amount a meter starts again from; a must-hit meter shared with
+   other tables also moves with their rounds, told on the table's socket as
+   {"type": "meter", "meter": "Stax", "amount": "123.45"} (tablegame.broadcast.announce_meter).
+   The strip is read again only when a notice cannot say what changed: a win, a payment, a link,
+   new parameters ({"type": "meter", "read": true} for a shared meter's), a gap or a hello that
+   differs. A wager or a card reads nothing. Must-hit wins waiting to be paid are shown: the
+   first "Pay now", the others "pending". */
 "use strict";
 
 (function () {
   const strip = document.querySelector(".progressive-strip[data-progressive-table]");
   if (!strip) return;
-  const POLL = 5000;
+  const tableId = Number(strip.dataset.progressiveTable);
+  let data = null;
+  let has = strip.dataset.has === "true";
+  // Events whose effect on the strip their notice does not carry: the strip is read again.
+  const READ_AFTER = new Set([
+    "progressive_hit", "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
+  ]);
 
-  function money(text) {
-    const n = Number(text);
-    return "$" + n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  /* "$50,007.50" from "50007.50", without arithmetic on the amount. */
+  function money(amount) {
+    const [whole, fraction = ""] = String(amount).split(".");
+    const sign = whole.startsWith("-") ? "-" : "";
+    const digits = whole.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return `${sign}$${digits}.${(fraction + "00").slice(0, 2)}`;
   }
 
   function meter(name, amount, kind) {
@@ -30,7 +42,12 @@
     return box;
   }
 
-  function draw(data) {
+  let drawn = "";
+  function draw() {
+    // Drawn again only when something shown changed: a line on screen stays the same element.
+    const shown = JSON.stringify([data.royal9, data.must_hit, data.pending]);
+    if (shown === drawn) return;
+    drawn = shown;
     const parts = [];
     data.royal9.forEach((m) => parts.push(meter(m.name, m.amount, "royal9")));
     data.must_hit.forEach((m) => parts.push(meter(m.name, m.amount, "must-hit")));
@@ -46,33 +63,58 @@
     strip.hidden = parts.length === 0;
   }
 
-  // Changes that move a meter or a win.
-  const METERED = new Set([
-    "round_settled", "progressive_hit", "progressive_contributed", "progressive_reset",
-    "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
-  ]);
-  let poller = null;
-
-  async function refresh() {
-    const answer = await Http.getJSON(strip.dataset.url);
-    if (!answer.ok) return;
-    draw(answer.data);
-    const shared = answer.data.must_hit.length > 0;
-    if (shared && poller === null) poller = window.setInterval(refresh, POLL);
-    if (!shared && poller !== null) { window.clearInterval(poller); poller = null; }
+  let reading = false;
+  let again = false;
+  async function read() {
+    if (reading) { again = true; return; }
+    reading = true;
+    try {
+      const answer = await Http.getJSON(strip.dataset.url);
+      if (!answer.ok) return;
+      data = answer.data;
+      has = data.royal9.length > 0 || data.must_hit.length > 0;
+      draw();
+    } finally {
+      reading = false;
+      if (again) { again = false; read(); }
+    }
   }
 
-  function moves(detail) {
-    return window.Live.matters(detail, (e) => METERED.has(e.action));
+  /* A meter's new amount, by the name events give it (Royal 9's in lower case). */
+  function setAmount(name, amount) {
+    if (!data) return;
+    const found = data.royal9.find((m) => m.name.toLowerCase() === name)
+      || data.must_hit.find((m) => m.name === name);
+    if (found && found.amount !== amount) {
+      found.amount = amount;
+      draw();
+    }
+  }
+
+  function onChange(table, detail) {
+    const events = detail.change && detail.change.events;
+    if (detail.reason !== "changed" || !events) {
+      if (has) read();
+      return;
+    }
+    if (events.some((e) => READ_AFTER.has(e.action))) { read(); return; }
+    for (const e of events) {
+      if (e.action === "progressive_contributed") e.data.meters.forEach((m) => setAmount(m.meter, m.amount));
+      else if (e.action === "progressive_reset") setAmount(e.data.meter, e.data.amount);
+    }
+  }
+
+  function onNotice(message) {
+    if (message.type !== "meter") return;
+    if (message.read) read();
+    else setAmount(message.meter, message.amount);
   }
 
   function start() {
-    refresh();
-    if (window.Live && window.Live.watch) {
-      window.Live.watch(Number(strip.dataset.progressiveTable), (table, detail) => {
-        if (moves(detail)) refresh();
-      }, { refreshEvery: 0 });
-    }
+    // The socket's first hello reads the strip (where the table has progressives): a read made
+    // after it misses no notice.
+    if (window.Live && window.Live.watch) window.Live.watch(tableId, onChange, { onNotice });
+    else if (has) read();
   }
 
   // After every deferred script of the page (http.js and live.js may come after this one).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.db import transaction
 from django.utils import timezone
 
 from baccarat.royal9 import STAR_OPTIONS
@@ -16,6 +17,7 @@ from casino.models import Pit
 from casino.roles import Actor
 from tablegame import events, progressives
 from tablegame.actions.common import ActionError, action, check_text, lock_table, record
+from tablegame.broadcast import announce_meter
 from tablegame.models import (
     MustHitLink,
     MustHitProgressive,
@@ -297,6 +299,9 @@ def pay_must_hit_win(win: MustHitWin | int, *, actor: Actor) -> MustHitWin:
         actor=actor,
         note=f"win {found.number}: {found.amount} paid",
     )
+    meter_id, name, amount = meter.pk, meter.name, meter.amount
+    # Every linked table's screens show the wins to pay: they read the meter again.
+    transaction.on_commit(lambda: announce_meter(meter_id, name, amount, read=True))
     won_in = f"{table} shoe {found.round.shoe.number} round {found.round.number}"
     record(
         table,
