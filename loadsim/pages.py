@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 #: Every request call in ``static/js/`` (script, the call as written), and where the run makes
@@ -86,6 +86,10 @@ class Read:
     path: str
     table: int | None = None
     """The table it is about, if one."""
+    cause: str = "notice"
+    """Why the page sends it: ``load`` (the page opens), ``answer`` (a command's answer did not
+    follow the page), ``notice`` (a notice that does not carry what it shows), ``gap`` or
+    ``hello`` (notices missed: the page recovers)."""
 
 
 @dataclass
@@ -112,6 +116,11 @@ class Live:
         if last is None or sequence > last:
             self.seen[table] = sequence
         return "gap" if last is not None and first > last + 1 else "changed"
+
+
+def caused(reads: list[Read], cause: str) -> list[Read]:
+    """The reads, sent for ``cause``."""
+    return [replace(read, cause=cause) for read in reads]
 
 
 def hello_tables(message: dict[str, Any]) -> list[tuple[int, int]]:
@@ -155,9 +164,11 @@ class Page:
         """A frame of the page's socket: the reads it makes the page send."""
         kind = message.get("type")
         if kind == "hello":
-            return self.on_hello(self.live.hello(hello_tables(message)))
+            return caused(self.on_hello(self.live.hello(hello_tables(message))), "hello")
         if kind == "changed":
-            return self.on_change(message["table"], self.live.changed(message), message)
+            reason = self.live.changed(message)
+            reads = self.on_change(message["table"], reason, message)
+            return caused(reads, reason) if reason == "gap" else reads
         return self.on_other(message)
 
     def on_hello(self, differs: list[int]) -> list[Read]:
@@ -205,8 +216,11 @@ class Strip:
     def hello(self, message: dict[str, Any]) -> list[Read]:
         """Its first hello reads the strip (where the table has progressives); a later one,
         only if it differs."""
+        first = not self.live.seen
         differs = self.live.hello(hello_tables(message))
-        return [self.read()] if differs and self.has else []
+        if not (differs and self.has):
+            return []
+        return [replace(self.read(), cause="load" if first else "hello")]
 
     def on_change(self, reason: str, message: dict[str, Any] | None) -> list[Read]:
         if reason == "hello":
@@ -244,7 +258,7 @@ class TabletPage(Page):
         return Read("tablet state", f"/api/tables/{self.table}/", self.table)
 
     def opened(self) -> list[Read]:
-        return [Read("tablet page", f"/dealer/{self.table}/"), self.read_state()]
+        return caused([Read("tablet page", f"/dealer/{self.table}/"), self.read_state()], "load")
 
     def answered(self, read: Read, status: int, body: bytes) -> list[Read]:
         if read.what != "tablet state" or status != 200:
@@ -260,12 +274,12 @@ class TabletPage(Page):
         refusal too; no answer at all leaves the page as it was)."""
         body = json.loads(text) if status == 200 else None
         if not isinstance(body, dict):
-            return [self.read_state()] if status else []
+            return caused([self.read_state()], "answer") if status else []
         if self.sequence is not None and body["sequence"] <= self.sequence:
             return []  # its notice came first
         events = body.get("events") or []
         if self.sequence is None or not events or events[0]["sequence"] != self.sequence + 1:
-            return [self.read_state()]
+            return caused([self.read_state()], "answer")
         self.sequence = body["sequence"]
         return []
 
@@ -314,7 +328,7 @@ class DisplayPage(Page):
         return [*strip, *super().frame(message)]
 
     def opened(self) -> list[Read]:
-        return [Read("display page", f"/display/{self.table}/")]
+        return [Read("display page", f"/display/{self.table}/", cause="load")]
 
     def loaded(self, body: bytes) -> None:
         found = re.search(rb'"sequence": (\d+)', body)
@@ -361,7 +375,7 @@ class ConsolePage(Page):
         return Read("console alerts", "/alerts/")
 
     def opened(self) -> list[Read]:
-        return [Read("console page", "/floor/"), self.read_alerts()]
+        return caused([Read("console page", "/floor/"), self.read_alerts()], "load")
 
     def loaded(self, body: bytes) -> None:
         self.live.seen.update(_sequences(r'data-table="(\d+)" data-sequence="(\d+)"', body))
@@ -397,7 +411,7 @@ class ProgressivesPage(Page):
         return Read("progressives pit", f"/progressives/pits/{self.pit}/")
 
     def opened(self) -> list[Read]:
-        return [Read("progressives page", f"/progressives/?pits={self.pit}")]
+        return [Read("progressives page", f"/progressives/?pits={self.pit}", cause="load")]
 
     def loaded(self, body: bytes) -> None:
         found = re.search(rb'data-sequences="([^"]*)"', body)
@@ -490,7 +504,7 @@ class WallPage(Page):
         return Read("wall notices", "/surveillance/notices/?partial=1&compact=1")
 
     def opened(self) -> list[Read]:
-        return [Read("wall page", "/surveillance/")]
+        return [Read("wall page", "/surveillance/", cause="load")]
 
     def loaded(self, body: bytes) -> None:
         self.live.seen.update(_sequences(r'data-table="(\d+)" data-sequence="(\d+)"', body))
@@ -516,14 +530,15 @@ class WallPage(Page):
         return notices
 
 
-@dataclass(frozen=True)
-class AccountingPage:
-    """An accounting user who reads the gaming day's report now and then."""
+class AccountingPage(Page):
+    """An accounting user who reads the gaming day's report now and then (no socket: the
+    report is a page read when wanted)."""
 
-    user: str
-    every: float
-    """Seconds between two reads."""
-    kind: str = "accounting"
+    kind = "accounting"
+
+    def __init__(self, user: str, *, every: float) -> None:
+        super().__init__()
+        self.user, self.every = user, every
 
     def read(self) -> Read:
         return Read("accounting day report", "/accounting/")

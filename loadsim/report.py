@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from loadsim.dealer import Sent
+from loadsim.reading import Done
 from loadsim.screens import Screen
 
 CARD_ROUTE = "round/cards/"
@@ -122,6 +123,20 @@ class Report:
     loop_lag: Spread = field(default_factory=lambda: Spread.of(()))
     """How late the load generator's own event loop woke up (its notes of arrival are as late)."""
     load_average: str = ""
+    pages: bool = False
+    """Whether the screens were pages sending their scripts' reads."""
+    page_reads: int = 0
+    """Reads the pages sent in the window (``loadsim.pages``; none when they only listen)."""
+    page_reads_per_second: float = 0.0
+    reads_by_what: dict[str, Spread] = field(default_factory=dict)
+    """Each kind of read's own time, request to answer."""
+    reads_by_cause: dict[str, int] = field(default_factory=dict)
+    """Why the pages sent them: ``notice``, ``answer``, ``gap``, ``hello``, ``load``."""
+    reads_failed: dict[str, int] = field(default_factory=dict)
+    """Reads not answered 200, by what and status."""
+    recovered: Spread = field(default_factory=lambda: Spread.of(()))
+    """A page that learned it missed notices (a gap, a hello), to the answer of its read: the
+    time it showed something stale."""
 
     def as_json(self) -> str:
         return json.dumps(asdict(self), indent=2, default=str)
@@ -159,6 +174,13 @@ class Report:
                 for route, s in self.by_route.items()
             ),
         ]
+        if self.pages:
+            lines.append(
+                f"page reads: {self.page_reads} ({self.page_reads_per_second:.1f}/s) "
+                f"by cause {self.reads_by_cause}; failed {self.reads_failed or 0}; "
+                f"recovered from a gap or hello: {self.recovered.text()}"
+            )
+            lines += [f"  {what}: {s.text()}" for what, s in self.reads_by_what.items()]
         lines += [f"  refused: {line}" for line in self.refusals[:5]]
         lines += [f"  screen refused: {line}" for line in self.screens_refused[:5]]
         return "\n".join(lines)
@@ -259,3 +281,23 @@ def count_notices(
                     by_kind[kind].append(took)
     report.card_to_every_screen = Spread.of(every)
     report.card_to_screen_by_kind = {k: Spread.of(v) for k, v in sorted(by_kind.items())}
+
+
+def count_reads(report: Report, done: Sequence[Done], start: float, until: float) -> None:
+    """The pages' reads sent in the window: how many, why, how long each kind took, those that
+    failed, and how long a page that missed notices took to show the table again."""
+    window = [d for d in done if start <= d.at < until]
+    report.page_reads = len(window)
+    report.page_reads_per_second = len(window) / report.seconds
+    by_what: dict[str, list[float]] = defaultdict(list)
+    causes: dict[str, int] = defaultdict(int)
+    failed: dict[str, int] = defaultdict(int)
+    for d in window:
+        by_what[d.what].append(d.took)
+        causes[d.cause] += 1
+        if d.status != 200:
+            failed[f"{d.what} {d.status}"] += 1
+    report.reads_by_what = {what: Spread.of(took) for what, took in sorted(by_what.items())}
+    report.reads_by_cause = dict(sorted(causes.items()))
+    report.reads_failed = dict(failed)
+    report.recovered = Spread.of([d.since for d in window if d.cause in ("gap", "hello")])

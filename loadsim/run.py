@@ -24,7 +24,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,12 +37,23 @@ from loadsim import floor as floor_db
 from loadsim.dealer import (
     FLOOR,
     ROUNDS_PER_HOUR,
+    Answer,
     CommandLog,
     Dealer,
     Diverged,
     Pace,
 )
-from loadsim.report import Report, Spread, count_commands, count_notices
+from loadsim.pages import (
+    AccountingPage,
+    ConsolePage,
+    DisplayPage,
+    Page,
+    ProgressivesPage,
+    TabletPage,
+    WallPage,
+)
+from loadsim.reading import Reader
+from loadsim.report import Report, Spread, count_commands, count_notices, count_reads
 from loadsim.screens import Screen, watch
 from loadsim.server import (
     Server,
@@ -53,6 +64,9 @@ from loadsim.server import (
 from loadsim.transport import AUTHS, HttpTransport, session_headers, token_headers
 
 SURVEILLANCE = "sim-surveillance"
+ACCOUNTING = "sim-accounting"
+#: Keep-alive connections the pages' reads share.
+PAGE_CONNECTIONS = 64
 #: Bots making their tables ready at once, and sockets opening at once.
 READYING_AT_ONCE = 16
 OPENING_AT_ONCE = 32
@@ -89,6 +103,11 @@ class Options:
     auth: str = "session"
     """How the bots sign in: ``session`` (as the tablet: its session cookie and CSRF token) or
     ``token`` (an API token, as a script)."""
+    pages: bool = True
+    """Whether the screens send the reads their pages' scripts would (``loadsim.pages``); without,
+    they only listen (the bench's figures before 2026-11-27)."""
+    accounting_every: float = 60.0
+    """Seconds between two reads of the day's report by the accounting user (0: none)."""
 
 
 def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
@@ -185,7 +204,12 @@ async def _run(
         seconds=options.seconds,
         server=f"{options.server} x{options.workers}" if server else url,
         auth=options.auth,
+        pages=options.pages,
     )
+    page_http = HttpTransport(
+        url, session_headers(floor.staff.sessions), connections=PAGE_CONNECTIONS, timeout=60.0
+    )
+    reader = Reader(page_http) if options.pages else None
     screens_http = aiohttp.ClientSession(
         connector=aiohttp.TCPConnector(limit=0),  # a socket holds its connection while open
         cookie_jar=aiohttp.DummyCookieJar(),
@@ -195,11 +219,13 @@ async def _run(
     try:
         playing = await _make_ready(dealers, situations, say)
         report.tables_playing = len(playing)
-        screens = _screens(floor)
+        screens = _screens(floor, reader, {d.table.id: d for d in playing})
         report.screens = len(screens)
         sockets_url = server.sockets_url if server else (options.ws_url or url).rstrip("/")
         since = timezone.now() - datetime.timedelta(seconds=5)  # before any hello
-        watchers = await _open(screens, screens_http, sockets_url, floor.staff.sessions, stop)
+        watchers = await _open(
+            screens, screens_http, sockets_url, floor.staff.sessions, stop, reader
+        )
         report.screens_refused = [f"{s.kind} {s.path}: {s.refused}" for s in screens if s.refused]
         base = await asyncio.to_thread(floor_db.in_thread, floor_db.last_sequences, floor.tables)
         for screen in screens:  # what each screen should hear starts at its own first hello
@@ -218,6 +244,9 @@ async def _run(
         await asyncio.sleep(warmup)
         lag: list[float] = []
         ticker = asyncio.create_task(_watch_loop(lag))
+        if reader is not None and options.accounting_every > 0:
+            books = AccountingPage(ACCOUNTING, every=options.accounting_every)
+            watchers.append(asyncio.create_task(_now_and_then(books, reader, stop)))
         cpu_before = _cpu(server)
         await asyncio.sleep(options.seconds)
         cpu_after = _cpu(server)
@@ -237,7 +266,10 @@ async def _run(
         for task in watchers:
             task.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
+        if reader is not None:
+            await reader.close()
         await screens_http.close()
+        await page_http.close()
         await http.close()
 
     events = await asyncio.to_thread(
@@ -245,6 +277,8 @@ async def _run(
     )
     count_commands(report, log.sent, start, until)
     count_notices(report, screens, events, log.sent, start, until)
+    if reader is not None:
+        count_reads(report, reader.done, start, until)
     report.refusals, report.resyncs, report.gave_up = log.refusals, log.resyncs, log.gave_up
     report.loop_lag = Spread.of(lag)
     report.cpu_seconds = {k: cpu_after[k] - cpu_before[k] for k in cpu_before}
@@ -275,17 +309,51 @@ async def _make_ready(
     return ready
 
 
-def _screens(floor: floor_db.Floor) -> list[Screen]:
-    everything = frozenset(t.id for t in floor.tables)
+def _screens(
+    floor: floor_db.Floor, reader: Reader | None, dealers: dict[int, Dealer]
+) -> list[Screen]:
+    """Every screen a floor has open, each a page: per table its tablet (its dealer's) and its
+    display; per pit the console and the progressives page of its floorperson; the wall."""
     screens: list[Screen] = []
+
+    def add(page: Page, tables: Iterable[int]) -> Screen:
+        screen = Screen(page.kind, page.socket, page.user, frozenset(tables), page=page)
+        screen.reader = reader
+        screens.append(screen)
+        return screen
+
     for t in floor.tables:
-        for kind, user in (("tablet", t.dealer), ("display", FLOOR)):
-            screens.append(Screen(kind, f"ws/tables/{t.id}/", user, frozenset({t.id})))
-    for pit in floor.pits:
-        tables = frozenset(t.id for t in floor.tables if t.pit_id == pit)
-        screens.append(Screen("pit", f"ws/pits/{pit}/", FLOOR, tables))
-    screens.append(Screen("surveillance", "ws/surveillance/", SURVEILLANCE, everything))
+        tablet = TabletPage(t.id, t.dealer, progressives=t.progressives)
+        add(tablet, [t.id])
+        bot = dealers.get(t.id)
+        if bot is not None and reader is not None:
+            bot.answered = _answers_to(tablet, reader)
+        add(DisplayPage(t.id, FLOOR, progressives=t.progressives), [t.id])
+    for index, pit in enumerate(floor.pits):
+        tables = [t for t in floor.tables if t.pit_id == pit]
+        person = floor_db.pit_floorperson(index)
+        add(ConsolePage(pit, person), [t.id for t in tables])
+        royal9 = [t.id for t in tables if t.progressives]
+        add(ProgressivesPage(pit, person, royal9), [t.id for t in tables])
+    add(WallPage(SURVEILLANCE), [t.id for t in floor.tables])
     return screens
+
+
+def _answers_to(tablet: TabletPage, reader: Reader) -> Callable[[Answer], None]:
+    """The dealer's commands' answers, put in place on the table's tablet page."""
+
+    def answered(answer: Answer) -> None:
+        reader.send(tablet, tablet.command_answered(answer.status, answer.body))
+
+    return answered
+
+
+async def _now_and_then(page: AccountingPage, reader: Reader, stop: asyncio.Event) -> None:
+    """A page read every ``page.every`` seconds until ``stop`` (the first a random part in)."""
+    await asyncio.sleep(random.uniform(0, page.every))
+    while not stop.is_set():
+        reader.send(page, [page.read()])
+        await asyncio.sleep(page.every)
 
 
 async def _open(
@@ -294,9 +362,11 @@ async def _open(
     url: str,
     sessions: dict[str, str],
     stop: asyncio.Event,
+    reader: Reader | None,
 ) -> list[asyncio.Task[None]]:
-    """Open every screen's socket, a few at a time, and wait for their hellos (all within
-    ``HELLO_SECONDS``; a screen with none by then is counted as refused)."""
+    """Open every screen's page (its reads, when the pages are replayed) and then its socket, a
+    few at a time, and wait for their hellos (all within ``HELLO_SECONDS``; a screen with none
+    by then is counted as refused)."""
     gate = asyncio.Semaphore(OPENING_AT_ONCE)
     cookie_name = settings.SESSION_COOKIE_NAME
     deadline = time.monotonic() + HELLO_SECONDS
@@ -304,6 +374,8 @@ async def _open(
     async def one(screen: Screen) -> None:
         cookie = f"{cookie_name}={sessions[screen.user]}"
         async with gate:
+            if reader is not None and screen.page is not None:
+                await reader.load(screen.page)
             task = asyncio.create_task(watch(screen, http, base_url=url, cookie=cookie, stop=stop))
             tasks.append(task)
             try:

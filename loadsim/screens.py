@@ -1,11 +1,12 @@
 """The screens that watch the floor: a socket each, noting when each table's notice arrives.
 
-Per table, its tablet and its display (``ws/tables/<id>/``); per pit, its console
-(``ws/pits/<id>/``); and the surveillance wall (``ws/surveillance/``, every table). A screen keeps
-the sequence its first hello gave for each table and the arrival time of every event it was told
-of after it (a command's notice tells all its events); what it should have heard is read from the
-record afterwards (``report``). A screen whose socket closes opens it again, as the page script
-does, and what it missed in between counts as lost.
+Per table, its tablet and its display (``ws/tables/<id>/``); per pit, its console and its
+progressives page (``ws/pits/<id>/``); and the surveillance wall (``ws/surveillance/``, every
+table). Each is a page (``loadsim.pages``) that sends the reads its script would for each frame.
+A screen keeps the sequence its first hello gave for each table and the arrival time of every
+event it was told of after it (a command's notice tells all its events); what it should have
+heard is read from the record afterwards (``report``). A screen whose socket closes opens it
+again, as the page script does, and what it missed in between counts as lost.
 
 It also follows each table as the page script (``static/js/live.js``) does, to tell the report
 which of the notices it never heard it knew it had missed: a notice whose first event is past the
@@ -23,6 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
+
+from loadsim.pages import Page
+from loadsim.reading import Reader
 
 #: A screen whose socket closes tries again this many times.
 RECONNECTS = 5
@@ -55,6 +59,9 @@ class Screen:
     refused: str = ""
     """Why the socket was refused or could not be opened (empty when it was)."""
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    page: Page | None = None
+    """The page whose socket this is: it sends the reads its script would (``loadsim.pages``)."""
+    reader: Reader | None = None
 
     def take(self, text: str) -> None:
         """One frame from the server."""
@@ -62,6 +69,8 @@ class Screen:
         message: Any = json.loads(text)
         if not isinstance(message, dict):
             return
+        if self.page is not None and self.reader is not None:
+            self.reader.send(self.page, self.page.frame(message), now)
         if message.get("type") == "hello":
             if self.ready.is_set():
                 self.hellos += 1
@@ -122,7 +131,8 @@ async def watch(
     headers = {"Cookie": cookie, "Origin": base_url}
     for _ in range(RECONNECTS + 1):
         try:
-            async with http.ws_connect(url, headers=headers, autoping=True) as socket:
+            # Asking for per-message deflate, as browsers do (the server declines it).
+            async with http.ws_connect(url, headers=headers, autoping=True, compress=15) as socket:
                 async for frame in socket:
                     if frame.type is aiohttp.WSMsgType.TEXT:
                         screen.take(frame.data)

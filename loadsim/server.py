@@ -174,7 +174,7 @@ def _uvicorn(
     port = _free_port()
     command = [str(Path(sys.executable).with_name("uvicorn")), "config.asgi:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", "off"]
-    command += ["--no-access-log", "--workers", str(workers)]
+    command += ["--no-access-log", "--workers", str(workers), "--ws-per-message-deflate", "false"]
     process = subprocess.Popen(
         command, cwd=cwd, env=dict(env), stdout=out, stderr=subprocess.STDOUT
     )

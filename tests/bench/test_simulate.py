@@ -1,4 +1,5 @@
-"""``manage.py simulate``: dealer bots play through the real server while every screen listens."""
+"""``manage.py simulate``: dealer bots play through the real server while every page a floor has
+open listens and sends the requests its script sends."""
 
 from __future__ import annotations
 
@@ -38,10 +39,23 @@ def test_two_tables_deal_whole_rounds_and_every_screen_hears_every_card_with_non
     for route in ("curator/", "player-dealer/", "shoe/cut-card/", "shoe/end/", "shoe/burn/"):
         assert report["by_route"][route]["count"] >= 1, route
 
-    assert report["screens"] == 2 * 2 + 1 + 1  # a tablet and a display per table, the pit, the wall
+    # A tablet and a display per table; the pit's console and progressives page; the wall.
+    assert report["screens"] == 2 * 2 + 2 + 1
     assert report["screens_refused"] == []
-    assert set(report["card_to_screen_by_kind"]) == {"tablet", "display", "pit", "surveillance"}
+    assert set(report["card_to_screen_by_kind"]) == {
+        "tablet",
+        "display",
+        "pit console",
+        "progressives",
+        "surveillance",
+    }
     assert report["card_to_every_screen"]["count"] >= report["by_route"]["round/cards/"]["count"]
     assert report["cards_unmatched"] == 0
     assert report["notices_expected"] > 0
     assert report["notices_lost"] == 0
+    # Each new shoe's decks are what a notice does not carry: the console and the wall read that
+    # table's tile (every read answered); a wager or a card reads nothing.
+    assert report["pages"] and report["page_reads"] >= 2
+    assert report["reads_failed"] == {}
+    assert {"console tile", "wall tile"} <= set(report["reads_by_what"])
+    assert "tablet state" not in report["reads_by_what"]

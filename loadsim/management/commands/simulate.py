@@ -22,8 +22,10 @@ from loadsim.transport import AUTHS
 
 class Command(BaseCommand):
     help = (
-        "Deal real rounds at N simulated tables through the server and its sockets, and measure "
-        "rounds and commands per second, latencies, notices lost and CPU."
+        "Deal real rounds at N simulated tables through the server and its sockets, with every "
+        "page a floor has open (tablets, displays, pit consoles, progressives pages, the "
+        "surveillance wall, accounting) making the requests its script makes, and measure "
+        "rounds and commands per second, latencies, notices lost, the pages' reads and CPU."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -71,6 +73,21 @@ class Command(BaseCommand):
                 "CSRF token; the default) or token (an API token, as a script)."
             ),
         )
+        parser.add_argument(
+            "--no-pages",
+            dest="pages",
+            action="store_false",
+            help=(
+                "The screens only listen, sending none of the reads their pages' scripts send "
+                "(by default every page a floor has open is replayed: loadsim.pages)."
+            ),
+        )
+        parser.add_argument(
+            "--accounting-every",
+            type=float,
+            default=60.0,
+            help="Seconds between two reads of the day's report by accounting (0: none).",
+        )
         parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -100,6 +117,8 @@ class Command(BaseCommand):
             cards_per_shoe=options["cards_per_shoe"],
             rounds_per_hour=options["rounds_per_hour"],
             auth=options["auth"],
+            pages=options["pages"],
+            accounting_every=options["accounting_every"],
         )
         quiet = options["json"] or options["verbosity"] == 0
         report = simulate(settings, say=(lambda line: None) if quiet else self.stderr.write)
