@@ -359,24 +359,27 @@ def _floor(
         "`python manage.py simulate --tables N --pace real|max --seconds S`: a dealer bot per "
         "table plays real rounds (random wagers of every type the table offers) over HTTP, "
         f"{signed_in}, straight to {_servers(server, workers)} (production settings, no "
-        "proxy in front) while every table's tablet and display, each pit's console (10 "
-        "tables a pit) and the surveillance wall listen on their sockets. Real pace is about "
-        "200 rounds an hour per table. Card to every screen: from sending the card to its "
-        "notice on the last of its table's four screens. Lost: notices a screen never got, of "
-        "those the record says it should have. CPU per command done; PostgreSQL's and Redis' "
-        "CPU include anything else using them at the time.",
+        "proxy in front) while every page a floor has open is open: each table's tablet and "
+        "display, each pit's console and progressives page (10 tables a pit, its "
+        "floorperson's), the surveillance wall, and accounting reading the day's report every "
+        "minute; each page sends the requests its script sends (`loadsim/pages.py`). Real pace "
+        "is about 200 rounds an hour per table. Card to every screen: from sending the card to "
+        "its notice on the last of its table's five screens. Lost: notices a screen never got, "
+        "of those the record says it should have. Page reads: the pages' requests in the "
+        "window, a second. CPU per command done; PostgreSQL's and Redis' CPU include anything "
+        "else using them at the time.",
         "",
         f"Measured in the same run: pgbench {commits:,.0f} single-row commits/s (4 clients), "
         f"redis-benchmark {publishes:,.0f} PUBLISH/s (4 clients).",
         "",
         "| tables | pace | rounds/s | commands/s | command p50 / p99 ms | card to every screen "
-        "p50 / p99 ms | notices lost | not done | CPU ms per command: server / load gen / "
-        "PostgreSQL / Redis | commits, % of pgbench | publishes, % of Redis |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "p50 / p99 ms | notices lost | not done | page reads/s | CPU ms per command: server / "
+        "load gen / PostgreSQL / Redis | commits, % of pgbench | publishes, % of Redis |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         if "error" in r:
-            lines.append(f"| {r['tables']} | {r['pace']} | failed: {r['error']} |" + " |" * 8)
+            lines.append(f"| {r['tables']} | {r['pace']} | failed: {r['error']} |" + " |" * 9)
             continue
         cpu = r["cpu_ms_per_command"]
         c, k = r["command_latency"], r["card_to_every_screen"]
@@ -386,6 +389,7 @@ def _floor(
             f"| {c['p50']:.0f} / {c['p99']:.0f} | {k['p50']:.0f} / {k['p99']:.0f} "
             f"| {r['notices_lost']} of {r['notices_expected']} "
             f"| {sum(r['failed_commands'].values())} "
+            f"| {r.get('page_reads_per_second', math.nan):.1f} "
             f"| {cpu.get('server', math.nan):.1f} / {cpu.get('load generator', math.nan):.1f} / "
             f"{cpu.get('postgresql', math.nan):.1f} / {cpu.get('redis', math.nan):.2f} "
             f"| {100 * per_second / commits:.2f} % | {100 * 3 * per_second / publishes:.2f} % |"
@@ -401,10 +405,10 @@ def _floor(
         "plain-Python reference, one shoe: the lower the faster; the CPU per command follows "
         "it):",
         "",
-        "| tables | pace | tablet | display | pit console | surveillance wall | server cores busy "
-        "| load generator's loop lag p99 ms | machine cores busy | the cores' speed before the "
-        "run: plain-Python reference ms |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| tables | pace | tablet | display | pit console | progressives page | surveillance "
+        "wall | server cores busy | load generator's loop lag p99 ms | machine cores busy | the "
+        "cores' speed before the run: plain-Python reference ms |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in runs:
         if "error" in r:
@@ -412,7 +416,7 @@ def _floor(
         kinds = r["card_to_screen_by_kind"]
         cells = [
             f"{kinds[k]['p50']:.0f} / {kinds[k]['p99']:.0f}" if k in kinds else "-"
-            for k in ("tablet", "display", "pit", "surveillance")
+            for k in ("tablet", "display", "pit console", "progressives", "surveillance")
         ]
         busy = r["cpu_seconds"].get("server", math.nan) / r["seconds"]
         everything = sum(

@@ -85,6 +85,7 @@ class Floor:
     pits: tuple[int, ...]
     """In the floor's order: pit ``i`` is supervised by ``pit_floorperson(i)``."""
     staff: Staff
+    casino_id: int
 
 
 def pit_name(index: int) -> str:
@@ -126,11 +127,12 @@ def profile_of(index: int) -> str:
 
 
 @transaction.atomic
-def prepare_floor(count: int, *, tables_per_pit: int) -> Floor:
-    """The first ``count`` tables of the simulated floor (made if missing) and its staff."""
+def prepare_floor(count: int, *, tables_per_pit: int, casino_name: str = SIM_CASINO) -> Floor:
+    """The first ``count`` tables of the simulated floor (made if missing) and its staff, in
+    the casino named ``casino_name`` (a run's own gaming day: a casino of its own)."""
     if count < 1 or tables_per_pit < 1:
         raise ValueError("The floor needs at least one table and one table per pit.")
-    casino, _ = Casino.objects.get_or_create(name=SIM_CASINO)
+    casino, _ = Casino.objects.get_or_create(name=casino_name)
     pits: list[Pit] = []
     for p in range((count + tables_per_pit - 1) // tables_per_pit):
         pit, _ = Pit.objects.get_or_create(casino=casino, name=pit_name(p))
@@ -161,7 +163,12 @@ def prepare_floor(count: int, *, tables_per_pit: int) -> Floor:
                 dealer=dealer_name(table.name),
             )
         )
-    return Floor(tables=tuple(tables), pits=tuple(p.pk for p in pits), staff=_staff(tables, pits))
+    return Floor(
+        tables=tuple(tables),
+        pits=tuple(p.pk for p in pits),
+        staff=_staff(tables, pits),
+        casino_id=casino.pk,
+    )
 
 
 def _staff(tables: list[SimTable], pits: list[Pit]) -> Staff:
@@ -202,6 +209,14 @@ def _supervise(pits: list[Pit], *, floor: User) -> list[User]:
     member.objects.bulk_create(
         [member(user_id=u.pk, group_id=group.pk) for u in users.values()], ignore_conflicts=True
     )
+    wanted = {(pit_id, name) for pit_id, name in names.items()}
+    theirs = PitSupervision.objects.current().filter(supervisor__in=users.values())
+    stray = [
+        s.pk
+        for s in theirs.select_related("supervisor")
+        if (s.pit_id, s.supervisor.username) not in wanted
+    ]
+    theirs.filter(pk__in=stray).update(relieved_at=timezone.now(), relieved_by=floor)
     current = set(
         PitSupervision.objects.current()
         .filter(pit_id__in=names)

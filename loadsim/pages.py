@@ -404,7 +404,7 @@ class ProgressivesPage(Page):
     def __init__(self, pit: int, user: str, royal9: Iterable[int]) -> None:
         super().__init__()
         self.pit, self.user = pit, user
-        self.socket = f"ws/pits/{pit}/"
+        self.socket = f"ws/pits/{pit}/meters/"  # the notices of the pit's tables with meters
         self.royal9 = frozenset(royal9)
 
     def read_pit(self) -> Read:

@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from loadsim.dealer import Sent
 from loadsim.reading import Done
@@ -134,6 +135,11 @@ class Report:
     """Why the pages sent them: ``notice``, ``answer``, ``gap``, ``hello``, ``load``."""
     reads_failed: dict[str, int] = field(default_factory=dict)
     """Reads not answered 200, by what and status."""
+    memory_mb: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Each server process's resident memory at the window's start and end, in MB."""
+    gaming_day: dict[str, Any] | None = None
+    """With ``--gaming-day``: the close of the run's day and its checks (``gaming_day``)."""
+    gaming_day_ok: bool | None = None
     recovered: Spread = field(default_factory=lambda: Spread.of(()))
     """A page that learned it missed notices (a gap, a hello), to the answer of its read: the
     time it showed something stale."""
@@ -181,6 +187,22 @@ class Report:
                 f"recovered from a gap or hello: {self.recovered.text()}"
             )
             lines += [f"  {what}: {s.text()}" for what, s in self.reads_by_what.items()]
+        if self.memory_mb:
+            lines.append(
+                "memory (MB, window start -> end): "
+                + ", ".join(f"{n} {a:.0f}->{b:.0f}" for n, (a, b) in self.memory_mb.items())
+            )
+        if self.gaming_day is not None:
+            g = self.gaming_day
+            lines.append(
+                f"gaming day {g['day']}: {'closed' if g['closed'] else 'NOT closed'}, "
+                f"{g['rounds']} rounds, {g['wagers']} wagers, ${g['wagered']} wagered, "
+                f"house result ${g['tracked']}; tables tied to the recount "
+                f"{g['tables_tied']} of {g['tables']}, wager types tied {g['wager_types_tied']}; "
+                f"chains verified {g['chains_verified']} of {g['chains']}"
+                + (f"; DIFFERENCES {g['differences'][:5]}" if g["differences"] else "")
+                + (f"; BROKEN {g['broken'][:3]}" if g["broken"] else "")
+            )
         lines += [f"  refused: {line}" for line in self.refusals[:5]]
         lines += [f"  screen refused: {line}" for line in self.screens_refused[:5]]
         return "\n".join(lines)

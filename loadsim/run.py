@@ -25,15 +25,18 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import aiohttp
 import uvloop
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.utils import timezone
 
+from casino.models import Casino
 from loadsim import floor as floor_db
+from loadsim import gaming_day
 from loadsim.dealer import (
     FLOOR,
     ROUNDS_PER_HOUR,
@@ -108,6 +111,9 @@ class Options:
     they only listen (the bench's figures before 2026-11-27)."""
     accounting_every: float = 60.0
     """Seconds between two reads of the day's report by the accounting user (0: none)."""
+    gaming_day: bool = False
+    """A gaming day in one run (``loadsim.gaming_day``): the floor in a casino of its own whose
+    day ends halfway through the window, closed and checked after it."""
 
 
 def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
@@ -128,7 +134,12 @@ def simulate(options: Options, *, say: Callable[[str], None] = print) -> Report:
 
 def _simulate(options: Options, say: Callable[[str], None]) -> Report:
     started = time.monotonic()
-    floor = floor_db.prepare_floor(options.tables, tables_per_pit=options.tables_per_pit)
+    casino_name = floor_db.SIM_CASINO
+    if options.gaming_day:  # a casino of its own: its day's figures are this run's alone
+        casino_name = f"{floor_db.SIM_CASINO} {timezone.now():%Y-%m-%d %H:%M:%S}"
+    floor = floor_db.prepare_floor(
+        options.tables, tables_per_pit=options.tables_per_pit, casino_name=casino_name
+    )
     situations = {t.id: floor_db.situation(t.id) for t in floor.tables}
     say(f"floor ready: {len(floor.tables)} tables in {len(floor.pits)} pits")
     server: Server | None = None
@@ -237,6 +248,11 @@ async def _run(
         # The bots start their first rounds spread over a round's length (at real pace), so the
         # window opens once every table is dealing: the floor in its steady state.
         warmup = 3600 / options.rounds_per_hour if real else WARMUP_SECONDS
+        day: datetime.date | None = None
+        if options.gaming_day:  # the casino's day ends halfway through the window
+            ends = timezone.now() + datetime.timedelta(seconds=warmup + options.seconds / 2)
+            day = await asyncio.to_thread(floor_db.in_thread, _day_ending, floor, ends)
+            say(f"gaming day {day} ends at {ends:%H:%M} UTC, in the window")
         log.measuring = True
         start = time.monotonic() + warmup
         until = start + options.seconds
@@ -248,8 +264,10 @@ async def _run(
             books = AccountingPage(ACCOUNTING, every=options.accounting_every)
             watchers.append(asyncio.create_task(_now_and_then(books, reader, stop)))
         cpu_before = _cpu(server)
+        memory_before = server.memory() if server else {}
         await asyncio.sleep(options.seconds)
         cpu_after = _cpu(server)
+        memory_after = server.memory() if server else {}
         ticker.cancel()
         grace = 2 * 3600 / options.rounds_per_hour + 30 if real else 60.0
         done, late = await asyncio.wait(bots, timeout=grace)
@@ -286,7 +304,27 @@ async def _run(
         k: 1000 * v / report.commands for k, v in report.cpu_seconds.items() if report.commands
     }
     report.load_average = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    report.memory_mb = {
+        name: (before, memory_after.get(name, 0.0)) for name, before in memory_before.items()
+    }
+    if day is not None:
+        say(f"closing gaming day {day} and checking it")
+        check = await asyncio.to_thread(floor_db.in_thread, _close_the_day, floor, day)
+        check.memory_mb = report.memory_mb
+        report.gaming_day = asdict(check)
+        report.gaming_day_ok = check.ok
     return report
+
+
+def _day_ending(floor: floor_db.Floor, at: datetime.datetime) -> datetime.date:
+    return gaming_day.ending_at(Casino.objects.get(pk=floor.casino_id), at)
+
+
+def _close_the_day(floor: floor_db.Floor, day: datetime.date) -> gaming_day.DayCheck:
+    accountant = User.objects.get(username=ACCOUNTING)
+    return gaming_day.close_and_check(
+        Casino.objects.get(pk=floor.casino_id), day, accountant=accountant
+    )
 
 
 async def _make_ready(
@@ -334,7 +372,7 @@ def _screens(
         person = floor_db.pit_floorperson(index)
         add(ConsolePage(pit, person), [t.id for t in tables])
         royal9 = [t.id for t in tables if t.progressives]
-        add(ProgressivesPage(pit, person, royal9), [t.id for t in tables])
+        add(ProgressivesPage(pit, person, royal9), royal9)
     add(WallPage(SURVEILLANCE), [t.id for t in floor.tables])
     return screens
 

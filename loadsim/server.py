@@ -59,6 +59,16 @@ class Server:
         """User and system CPU of the server's processes so far."""
         return sum(process_cpu(pid) for pid in self.pids)
 
+    def memory(self) -> dict[str, float]:
+        """Resident memory of each of the server's processes, in MB, by a name that stays the
+        same through a run (the part and the process's place in it: ``http 2``)."""
+        named: dict[str, float] = {}
+        parts = self.parts or {"server": [p.pid for p in self.processes]}
+        for part, roots in parts.items():
+            for n, pid in enumerate(sorted(descendants(roots)), start=1):
+                named[f"{part} {n}"] = resident_mb(pid)
+        return named
+
     def alive(self) -> bool:
         return all(p.poll() is None for p in self.processes)
 
@@ -251,6 +261,17 @@ def process_cpu(pid: int) -> float:
         return 0.0
     # After the name: state is field 3, so utime (14), stime (15), cutime (16), cstime (17).
     return sum(int(f) for f in fields[11:15]) / _TICKS
+
+
+def resident_mb(pid: int) -> float:
+    """A process's resident memory (``VmRSS``) in MB (0 if gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
 
 
 def descendants(roots: Iterable[int]) -> list[int]:

@@ -1,4 +1,5 @@
-"""``ws/pits/<id>/``: live notices of every table of one pit (protocol in tablegame.consumers)."""
+"""``ws/pits/<id>/``: live notices of every table of one pit; ``ws/pits/<id>/meters/``: of its
+tables with progressive meters only (protocol in tablegame.consumers)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from channels.db import database_sync_to_async
 
 from casino.models import Pit
 from tablegame.broadcast import pit_group
-from tablegame.consumers import Watch, sequences
+from tablegame.consumers import LINKED, Watch, sequences
+from tablegame.models import MustHitProgressive, ProgressiveMeter
 
 
 @database_sync_to_async
@@ -45,3 +47,37 @@ class PitConsumer(Watch):
         """A Complimentary Vigorish Form changed (``tablegame.actions.forms``): the forms page
         reloads its register."""
         await self.send_json({"type": "forms", **{k: v for k, v in event.items() if k != "type"}})
+
+
+@database_sync_to_async
+def _metered(pit_id: int) -> set[int]:
+    """The pit's tables with progressive meters: Royal 9's, or a link to a must-hit meter."""
+    royal9 = ProgressiveMeter.objects.filter(table__pit_id=pit_id).values_list("table", flat=True)
+    linked = MustHitProgressive.objects.filter(pit_id=pit_id).values_list("links__table", flat=True)
+    return {t for t in [*royal9, *linked] if t is not None}
+
+
+class PitMetersConsumer(PitConsumer):
+    """The notices of a pit's tables with progressive meters, for the progressives page: a
+    notice of another table is not sent (most of a pit's notices are wagers and cards at tables
+    with no meter). Its hellos list only those tables; a link or unlink is followed."""
+
+    _metered: set[int] | frozenset[int] = frozenset()  # until the hello reads them
+
+    async def hello(self) -> dict[str, Any] | None:
+        self._metered = await _metered(self.pit_id)
+        hello = await super().hello()
+        return None if hello is None else self._only_metered(hello)
+
+    async def hello_again(self) -> dict[str, Any] | None:
+        hello = await super().hello_again()
+        return None if hello is None else self._only_metered(hello)
+
+    def _only_metered(self, hello: dict[str, Any]) -> dict[str, Any]:
+        return {**hello, "tables": [t for t in hello["tables"] if t["table"] in self._metered]}
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if event["action"] == LINKED:  # a table linked to a must-hit meter, or unlinked
+            self._metered = await _metered(self.pit_id)
+        if event["table"] in self._metered:
+            await super().table_changed(event)

@@ -15,9 +15,9 @@
  *     than the shoe shown starts that shoe, with no results;
  *   - any other notice changes nothing.
  * It reads roads.json again only when it cannot know what changed: Live's "hello" (its sequence
- * differs from the one seen, or on the first connect from the page's: changes made meanwhile),
- * "gap", "refresh" (Live's safety reload, every 30 s while the page is shown and when it is shown
- * again), a notice without its change, a settlement or new shoe whose notice lacks its `round`
+ * differs from the one seen, or on the first connect from the page's: changes made meanwhile, or
+ * a notice lost, which the server's hello every 30 s or so reveals), "gap", a notice without
+ * its change, a settlement or new shoe whose notice lacks its `round`
  * or `shoe` part (an action taken outside an API command), or a `shoe` part of another shoe
  * without `decks_received` (a notice missed). One read at a time: the notices that come during
  * a read are applied again to its answer when newer than it, and a hello, gap or unknowable
@@ -268,9 +268,7 @@
 
   function notice(table, detail) {
     if (pending) during.push(detail);
-    if (detail.reason === "refresh") {
-      refresh(); // a read running now answers it
-    } else if (detail.reason !== "changed" || !detail.change) {
+    if (detail.reason !== "changed" || !detail.change) {
       unknown(detail); // hello, gap, or a notice without its change
     } else {
       var outcome = apply(detail.change);

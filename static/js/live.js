@@ -4,6 +4,8 @@
      Sockets, ws: or wss: as the page; the session cookie logs in, the Origin must be an allowed host:
        /ws/tables/<id>/   one table        dealer, floorperson, pit boss, pit clerk, surveillance, accounting
        /ws/pits/<id>/     a pit's tables   the same without the dealer
+       /ws/pits/<id>/meters/  the pit's tables with progressive meters (Live.watchPit's
+                          option meters: the progressives page)
        /ws/surveillance/  every table      surveillance (and superusers)
      The server talks, the page listens; it says only {"type": "hello"}, when a second watcher
      joins a socket already open (watchers of one path share one socket: the tablet's script and
@@ -207,7 +209,8 @@
   }
 
   function watchPit(pitId, onChange, options = {}) {
-    return open(`/ws/pits/${Number(pitId)}/`, onChange, options, options.sequences || {});
+    const path = `/ws/pits/${Number(pitId)}/${options.meters ? "meters/" : ""}`;
+    return open(path, onChange, options, options.sequences || {});
   }
 
   function watchSurveillance(onChange, options = {}) {

@@ -1,5 +1,6 @@
 /* The progressive page: the meters of the pits shown come drawn from /progressives/, and their
-   amounts follow the tables' notices (live.js, a pit socket per pit): a settlement's
+   amounts follow the tables' notices (live.js, a pit's meters socket per pit: the notices of its
+   tables with meters only): a settlement's
    progressive_contributed event carries each meter's new amount, and progressive_reset the amount
    a meter starts again from. A pit's section is read again (/progressives/pits/<id>/) only when a
    notice cannot say what changed there: a must-hit win, a payment, a link or new parameters, a gap
@@ -112,6 +113,6 @@
   pits.forEach((pit) => {
     const section = sectionOf(pit);
     const sequences = section ? JSON.parse(section.dataset.sequences || "{}") : {};
-    window.Live.watchPit(pit, (table, detail) => onChange(pit, table, detail), { sequences });
+    window.Live.watchPit(pit, (table, detail) => onChange(pit, table, detail), { sequences, meters: true });
   });
 })();

@@ -247,9 +247,7 @@
     say("Connecting…", "");
     window.Live.watchSurveillance(
       (tableId, detail = {}) => {
-        // The safety refresh asks about every table: one poll finds the few that moved.
-        if (detail.reason === "refresh") poll();
-        else if (!(detail.reason === "changed" && patch(Number(tableId), detail))) refetch(Number(tableId));
+        if (!(detail.reason === "changed" && patch(Number(tableId), detail))) refetch(Number(tableId));
       },
       {
         sequences: known(),

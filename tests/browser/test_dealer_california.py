@@ -9,7 +9,10 @@ from playwright.sync_api import Page
 from tablegame.models import Round, Table
 from tests.browser.conftest import log_in, shot
 from tests.browser.dealer_screen import deal, screen_faults
+from tests.browser.test_live_wall import daphne
 from tests.tablegame.conftest import ready_table
+
+__all__ = ["daphne"]
 
 
 def wager(page, seat: int, kind: str, chip: str) -> None:
@@ -105,12 +108,12 @@ def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
 
 
 def test_the_bank_being_typed_keeps_its_keystrokes_when_a_wager_redraws_the_form(
-    floor_staff, live_server, browser
+    floor_staff, daphne, browser
 ):
     """The dealer types the bank; midway a wager taken on another tablet changes what the form
     shows, and the form is drawn again: the field keeps the focus and what was typed, and the
-    rest of the keystrokes land in it."""
-    table, page = seat_2_banks(floor_staff, live_server, browser)
+    rest of the keystrokes land in it (the wager's notice reaches the tablet over its socket)."""
+    table, page = seat_2_banks(floor_staff, daphne, browser)
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#bank")
     page.click("#bank")
@@ -124,9 +127,6 @@ def test_the_bank_being_typed_keeps_its_keystrokes_when_a_wager_redraws_the_form
         f"/api/tables/{table.pk}/round/wagers/",
     )
     assert answer is True
-    # The tablet reads the table again as it does when shown again (the test's server has no
-    # sockets to tell it now; its safety reload would come within 30 s).
-    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     page.wait_for_selector(".seat[data-seat='5'] .wager:text('Player $40.00')")
     page.wait_for_function("b => !b.isConnected", arg=before)  # the form was drawn again
     page.keyboard.type("00")

@@ -1,7 +1,7 @@
 """The table display in Chromium over Daphne's sockets: rounds settled over the API while it is
 open are drawn from their notices, as the server draws them, without a request to roads.json; a
-new shoe starts an empty board the same way; only a lost notice (a gap), a reconnect after
-changes, or Live's safety refresh reads roads.json, once each."""
+new shoe starts an empty board the same way; only a lost notice (a gap) or a reconnect after
+changes reads roads.json, once each."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tests.tablegame.conftest import _cut_order, ready_table
 __all__ = ["daphne"]
 
 # Installed in the page before its scripts. The intervals of 5 s and more (the display's poll
-# while the socket is down, Live's safety refresh every 30 s) are held, run only by
+# while the socket is down) are held, run only by
 # window.__tick(ms): on a busy machine the test takes longer than 30 s, and a read on the clock
 # would be none of the test's doing. While window.__drop is set, the sockets' messages are
 # dropped (kept in each socket's __dropped): a notice lost on the way.
@@ -232,12 +232,8 @@ def test_settled_rounds_are_drawn_from_their_notices_and_only_a_lost_notice_read
     assert len(reads) == 2
     assert_drawn_as_the_server_draws(page, table)
 
-    # Live's safety refresh (every 30 s while shown) reads it once more.
-    with page.expect_response(lambda r: "/roads.json" in r.url):
-        page.evaluate("() => window.__tick(30000)")
-    assert len(reads) == 3
     tablet.play("T")
     wait_for_rounds(page, 7)
     assert_drawn_as_the_server_draws(page, table)
-    assert len(reads) == 3
+    assert len(reads) == 2
     shot(page, "display-roads-1024x768-second-shoe")

@@ -173,7 +173,6 @@ function settled(sequence, shoe, number, winner, tags = [], extra = {}) {
     noChange: { reason: "changed", sequence: 61, action: "round_settled", change: null },
     gap: { reason: "gap", sequence: 63, action: "round_opened", change: change(63, ["round_opened"], { round: round(3) }) },
     hello: { reason: "hello", sequence: 70 },
-    refresh: { reason: "refresh", sequence: 70 },
     outsideCommand: {
       reason: "changed", sequence: 61, action: "round_settled",
       change: { events: [{ sequence: 61, action: "round_settled" }] },
@@ -196,10 +195,10 @@ function settled(sequence, shoe, number, winner, tags = [], extra = {}) {
   // While a read runs: notices newer than its answer are applied to it again; older ones were in
   // it; a hello or gap newer than the answer reads once more; more triggers make no other read.
   page = open(board(5, 52, [result(1, "banker")]));
-  page.notice({ reason: "refresh", sequence: 52 });
+  page.notice({ reason: "hello", sequence: 52 });
   page.changed(settled(55, 5, 2, "player"));   // in the answer (read at 56)
   page.changed(settled(58, 5, 3, "banker"));   // after it
-  page.notice({ reason: "refresh", sequence: 58 });
+  page.notice({ reason: "hello", sequence: 55 });  // older than the answer: no read more
   out.inFlight = page.snap();
   await page.answer({
     ok: true, loggedOut: false, data: board(5, 56, [result(1, "banker"), result(2, "player")]),
@@ -207,7 +206,7 @@ function settled(sequence, shoe, number, winner, tags = [], extra = {}) {
   out.inFlightAnswered = page.snap();
 
   page = open(board(5, 52, [result(1, "banker")]));
-  page.notice({ reason: "refresh", sequence: 52 });
+  page.notice({ reason: "hello", sequence: 52 });
   page.notice({ reason: "gap", sequence: 60, change: change(60, ["round_opened"], { round: round(4) }) });
   await page.answer({ ok: true, loggedOut: false, data: board(5, 56, [result(1, "banker")]) });
   out.gapDuringRead = page.snap();
@@ -215,7 +214,7 @@ function settled(sequence, shoe, number, winner, tags = [], extra = {}) {
   out.gapDuringReadAnswered = page.snap();
 
   page = open(board(5, 52, [result(1, "banker")]));
-  page.notice({ reason: "refresh", sequence: 52 });
+  page.notice({ reason: "hello", sequence: 52 });
   page.notice({ reason: "gap", sequence: 54, change: change(54, ["round_opened"], { round: round(4) }) });
   await page.answer({ ok: true, loggedOut: false, data: board(5, 56, [result(1, "banker")]) });
   out.oldGapDuringRead = page.snap();

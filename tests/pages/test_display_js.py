@@ -88,7 +88,7 @@ def test_a_new_shoe_starts_an_empty_board_and_its_rounds_fill_it(run: Any) -> No
 
 @pytest.mark.parametrize(
     "why",
-    ["noChange", "gap", "hello", "refresh", "outsideCommand", "otherShoe", "newShoeWithoutShoe"],
+    ["noChange", "gap", "hello", "outsideCommand", "otherShoe", "newShoeWithoutShoe"],
 )
 def test_what_the_board_cannot_know_reads_roads_json_once(run: Any, why: str) -> None:
     case = run["unknowable"][why]
@@ -100,7 +100,7 @@ def test_what_the_board_cannot_know_reads_roads_json_once(run: Any, why: str) ->
 
 
 def test_a_read_keeps_the_settlements_that_came_while_it_ran(run: Any) -> None:
-    assert run["inFlight"]["requests"] == 1  # the second refresh waits for the first read
+    assert run["inFlight"]["requests"] == 1  # the second hello waits for the first read
     assert run["inFlight"]["rounds"] == [1, 2, 3]
     answered = run["inFlightAnswered"]
     assert (answered["sequence"], answered["rounds"]) == (56, [1, 2, 3])

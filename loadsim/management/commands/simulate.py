@@ -88,6 +88,15 @@ class Command(BaseCommand):
             default=60.0,
             help="Seconds between two reads of the day's report by accounting (0: none).",
         )
+        parser.add_argument(
+            "--gaming-day",
+            action="store_true",
+            help=(
+                "A gaming day in one run: the floor in a casino of its own whose day ends "
+                "halfway through the window, then closed and checked (its figures against a "
+                "recount of the rounds and wagers, every chain verified, the server's memory)."
+            ),
+        )
         parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -119,6 +128,7 @@ class Command(BaseCommand):
             auth=options["auth"],
             pages=options["pages"],
             accounting_every=options["accounting_every"],
+            gaming_day=options["gaming_day"],
         )
         quiet = options["json"] or options["verbosity"] == 0
         report = simulate(settings, say=(lambda line: None) if quiet else self.stderr.write)
