@@ -84,10 +84,19 @@
     const seats = tile.querySelector('select[data-field="seated"]');
     if (seats) {
       const now = [...seats.options].map((o) => Number(o.value));
+      const chosen = seats.value;
       if (now.join() !== state.seated.join()) {
-        const chosen = seats.value;
         seats.replaceChildren(...state.seated.map((n) => new Option(String(n), String(n))));
-        seats.value = state.seated.map(String).includes(chosen) ? chosen : String(state.player_dealer_seat ?? "");
+        seats.value = chosen;
+      }
+      // The player-dealer's seat is the one the list starts at, as the server draws it; a
+      // supervisor's choice stays until the position moves.
+      const pd = state.player_dealer_seat === null || state.player_dealer_seat === undefined
+        ? "" : String(state.player_dealer_seat);
+      for (const option of seats.options) option.defaultSelected = option.value === pd;
+      if (seats.dataset.pd !== pd || !seats.value) {
+        seats.dataset.pd = pd;
+        if (pd) seats.value = pd;
       }
     }
   }
