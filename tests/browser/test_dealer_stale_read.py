@@ -29,7 +29,11 @@ COUNT_READS = """(url) => {
 KEEP_SOCKETS = """(() => {
     const Real = window.WebSocket;
     window.__sockets = [];
-    window.WebSocket = function (url) { const s = new Real(url); window.__sockets.push(s); return s; };
+    window.WebSocket = function (url) {
+        const s = new Real(url);
+        window.__sockets.push(s);
+        return s;
+    };
     window.WebSocket.OPEN = Real.OPEN;
 })()"""
 
