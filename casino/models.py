@@ -91,21 +91,10 @@ class Pit(models.Model):
         return self.name
 
 
-class PitSupervisionQuerySet(models.QuerySet["PitSupervision"]):
-    def current(self) -> PitSupervisionQuerySet:
-        """Supervisions not yet ended."""
-        return self.filter(relieved_at__isnull=True)
+class Assignment(models.Model):
+    """A person given a place by the floor, from the assignment to the relief: a dealer at a
+    table (``tablegame.DealerAssignment``), a supervisor in a pit (``PitSupervision``)."""
 
-
-class PitSupervision(models.Model):
-    """A person of the pit console (floorperson, pit boss, pit clerk) at work in a pit, from
-    the assignment to the relief. The console shows the pits its person supervises; a person
-    may supervise several pits, and a pit has several people."""
-
-    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="supervisions")
-    supervisor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="pit_supervisions"
-    )
     assigned_at = models.DateTimeField(default=timezone.now)
     assigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -115,10 +104,30 @@ class PitSupervision(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
+    class Meta:
+        abstract = True
+        ordering = ("-assigned_at", "-pk")
+
+
+class PitSupervisionQuerySet(models.QuerySet["PitSupervision"]):
+    def current(self) -> PitSupervisionQuerySet:
+        """Supervisions not yet ended."""
+        return self.filter(relieved_at__isnull=True)
+
+
+class PitSupervision(Assignment):
+    """A person of the pit console (floorperson, pit boss, pit clerk) at work in a pit, from
+    the assignment to the relief. The console shows the pits its person supervises; a person
+    may supervise several pits, and a pit has several people."""
+
+    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="supervisions")
+    supervisor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="pit_supervisions"
+    )
+
     objects = PitSupervisionQuerySet.as_manager()
 
-    class Meta:
-        ordering = ("-assigned_at", "-pk")
+    class Meta(Assignment.Meta):
         constraints = (
             models.UniqueConstraint(
                 fields=("pit", "supervisor"),

@@ -193,22 +193,28 @@ def _staff(tables: list[SimTable], pits: list[Pit]) -> Staff:
     return Staff(tokens=tokens, sessions=sessions)
 
 
+def _people(usernames: Iterable[str], role: str) -> dict[str, User]:
+    """The simulated staff of these names, with ``role``, by username: made in bulk where
+    missing, with no password."""
+    names = set(usernames)
+    found = set(User.objects.filter(username__in=names).values_list("username", flat=True))
+    unusable = make_password(None)
+    User.objects.bulk_create([User(username=n, password=unusable) for n in names - found])
+    users = {u.username: u for u in User.objects.filter(username__in=names)}
+    group, _ = Group.objects.get_or_create(name=role)
+    member = User.groups.through
+    member.objects.bulk_create(
+        [member(user_id=u.pk, group_id=group.pk) for u in users.values()], ignore_conflicts=True
+    )
+    return users
+
+
 def _supervise(pits: list[Pit], *, floor: User) -> list[User]:
     """A floorperson per pit (``pit_floorperson``), supervising it, as a floor starts its day:
     made and given their pit in bulk (the supervision rows only: ``casino.supervision``'s
     ``supervise`` writes the pit's event too; a simulated floor does without it)."""
     names = {pit.pk: pit_floorperson(index) for index, pit in enumerate(pits)}
-    found = set(User.objects.filter(username__in=names.values()).values_list("username", flat=True))
-    unusable = make_password(None)
-    User.objects.bulk_create(
-        [User(username=n, password=unusable) for n in names.values() if n not in found]
-    )
-    users = {u.username: u for u in User.objects.filter(username__in=names.values())}
-    group, _ = Group.objects.get_or_create(name=roles.FLOORPERSON)
-    member = User.groups.through
-    member.objects.bulk_create(
-        [member(user_id=u.pk, group_id=group.pk) for u in users.values()], ignore_conflicts=True
-    )
+    users = _people(names.values(), roles.FLOORPERSON)
     wanted = {(pit_id, name) for pit_id, name in names.items()}
     theirs = PitSupervision.objects.current().filter(supervisor__in=users.values())
     stray = [
@@ -238,17 +244,7 @@ def _assign_dealers(tables: list[SimTable], *, floor: User) -> list[User]:
     rows only: the floor's ``assign_dealer``, one locked command per table, writes the
     ``dealer_assigned`` event too; a simulated floor does without it)."""
     names = {t.id: t.dealer for t in tables}
-    found = set(User.objects.filter(username__in=names.values()).values_list("username", flat=True))
-    unusable = make_password(None)
-    User.objects.bulk_create(
-        [User(username=n, password=unusable) for n in names.values() if n not in found]
-    )
-    users = {u.username: u for u in User.objects.filter(username__in=names.values())}
-    group, _ = Group.objects.get_or_create(name=roles.DEALER)
-    member = User.groups.through
-    member.objects.bulk_create(
-        [member(user_id=u.pk, group_id=group.pk) for u in users.values()], ignore_conflicts=True
-    )
+    users = _people(names.values(), roles.DEALER)
     wanted = {(table_id, users[name].pk) for table_id, name in names.items()}
     current = DealerAssignment.objects.current().filter(
         Q(table_id__in=names) | Q(dealer__in=users.values())

@@ -435,8 +435,8 @@ class ProgressivesPage(Page):
 
 class WallPage(Page):
     """``surveillance_wall.js`` and ``surveillance_notices.js``: every table's tile patched from
-    its notices through a whole round; a tile read again for a shoe's procedure, an irregularity,
-    a simulated round or a gap; the notices of procedure changes read again when one is filed or
+    its notices through a whole round and a shoe's procedure; a tile read again for new decks or
+    a shoe's end, an irregularity, a simulated round or a gap; the notices of procedure changes read again when one is filed or
     acknowledged."""
 
     kind = "surveillance"
@@ -469,6 +469,15 @@ class WallPage(Page):
             "vigorish_form_requested",
             "dealer_assigned",
             "dealer_relieved",
+            "decks_inspected",
+            "inspection_verified",
+            "decks_spread",
+            "decks_washed",
+            "shuffled",
+            "shuffle_verified",
+            "cut",
+            "recut_ordered",
+            "burned",
         }
     )
     NOTICES = frozenset({"rules_filed", "notice_acknowledged"})

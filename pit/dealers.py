@@ -4,7 +4,8 @@ and relieves them."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -54,20 +55,16 @@ def dealers_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _command(request: HttpRequest, run: Any) -> JsonResponse:
+def _posted(request: HttpRequest, run: Callable[[dict[str, Any]], object]) -> JsonResponse:
+    """A command posted as a JSON object: done, or refused in words (403 by the policy, 409 by
+    the floor's rules, 400 for a body that is not JSON)."""
     if request.method != "POST":
         return JsonResponse({"error": "Send the command with POST."}, status=405)
     try:
         body = json.loads(request.body or b"{}")
         if not isinstance(body, dict):
             raise ActionError("Send the command as a JSON object.")
-        wanted = body.get("table")
-        table = None
-        if isinstance(wanted, int) and not isinstance(wanted, bool):
-            table = Table.objects.filter(pk=wanted).first()
-        if table is None:
-            raise ActionError("Say which table.")
-        run(table, body)
+        run(body)
     except ActionError as error:
         return JsonResponse(
             {"error": str(error)}, status=403 if isinstance(error, NotAllowed) else 409
@@ -75,72 +72,77 @@ def _command(request: HttpRequest, run: Any) -> JsonResponse:
     except ValueError:
         return JsonResponse({"error": "Send the command as JSON."}, status=400)
     return JsonResponse({"ok": True})
+
+
+M = TypeVar("M", Table, Pit)
+
+
+def _named(model: type[M], body: dict[str, Any], key: str, missing: str) -> M:
+    """The row ``body[key]`` names by its number (a whole number a key can be), else refused."""
+    wanted = body.get(key)
+    found = None
+    if isinstance(wanted, int) and not isinstance(wanted, bool) and 0 < wanted < 2**31:
+        found = model.objects.filter(pk=wanted).first()
+    if found is None:
+        raise ActionError(missing)
+    return found
+
+
+def _person(body: dict[str, Any], key: str, missing: str) -> User:
+    found = User.objects.filter(username=str(body.get(key, ""))[:150]).first()
+    if found is None:
+        raise ActionError(missing)
+    return found
 
 
 @access.page("command:assign_dealer", json=True)
 def assign(request: HttpRequest) -> JsonResponse:
     """POST ``{"table": id, "dealer": "username"}``."""
-
-    def run(table: Table, body: dict[str, Any]) -> None:
-        dealer = User.objects.filter(username=str(body.get("dealer", ""))).first()
-        if dealer is None:
-            raise ActionError("Say which dealer.")
-        assign_dealer(table, dealer=dealer, actor=request.user)  # type: ignore[arg-type]
-
-    return _command(request, run)
+    return _posted(
+        request,
+        lambda body: assign_dealer(
+            _named(Table, body, "table", "Say which table."),
+            dealer=_person(body, "dealer", "Say which dealer."),
+            actor=request.user,  # type: ignore[arg-type]
+        ),
+    )
 
 
 @access.page("command:relieve_dealer", json=True)
 def relieve(request: HttpRequest) -> JsonResponse:
     """POST ``{"table": id}``."""
-    return _command(
+    return _posted(
         request,
-        lambda table, _body: relieve_dealer(table, actor=request.user),  # type: ignore[arg-type]
+        lambda body: relieve_dealer(
+            _named(Table, body, "table", "Say which table."),
+            actor=request.user,  # type: ignore[arg-type]
+        ),
     )
-
-
-def _pit_command(request: HttpRequest, run: Any) -> JsonResponse:
-    """A command on a pit and a person: ``{"pit": id, "person": "username"}``."""
-    if request.method != "POST":
-        return JsonResponse({"error": "Send the command with POST."}, status=405)
-    try:
-        body = json.loads(request.body or b"{}")
-        if not isinstance(body, dict):
-            raise ActionError("Send the command as a JSON object.")
-        wanted = body.get("pit")
-        pit = None
-        if isinstance(wanted, int) and not isinstance(wanted, bool) and 0 < wanted < 2**31:
-            pit = Pit.objects.filter(pk=wanted).first()
-        if pit is None:
-            raise ActionError("Say which pit.")
-        person = User.objects.filter(username=str(body.get("person", ""))[:150]).first()
-        if person is None:
-            raise ActionError("Say who.")
-        run(pit, person)
-    except ActionError as error:
-        return JsonResponse(
-            {"error": str(error)}, status=403 if isinstance(error, NotAllowed) else 409
-        )
-    except ValueError:
-        return JsonResponse({"error": "Send the command as JSON."}, status=400)
-    return JsonResponse({"ok": True})
 
 
 @access.page("command:assign_supervisor", json=True)
 def supervise(request: HttpRequest) -> JsonResponse:
     """POST ``{"pit": id, "person": "username"}``: the person supervises the pit."""
-    return _pit_command(
+    return _posted(
         request,
-        lambda pit, person: assign_supervisor(pit, supervisor=person, actor=request.user),  # type: ignore[arg-type]
+        lambda body: assign_supervisor(
+            _named(Pit, body, "pit", "Say which pit."),
+            supervisor=_person(body, "person", "Say who."),
+            actor=request.user,  # type: ignore[arg-type]
+        ),
     )
 
 
 @access.page("command:relieve_supervisor", json=True)
 def unsupervise(request: HttpRequest) -> JsonResponse:
     """POST ``{"pit": id, "person": "username"}``: the person no longer supervises the pit."""
-    return _pit_command(
+    return _posted(
         request,
-        lambda pit, person: relieve_supervisor(pit, supervisor=person, actor=request.user),  # type: ignore[arg-type]
+        lambda body: relieve_supervisor(
+            _named(Pit, body, "pit", "Say which pit."),
+            supervisor=_person(body, "person", "Say who."),
+            actor=request.user,  # type: ignore[arg-type]
+        ),
     )
 
 

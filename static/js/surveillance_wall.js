@@ -1,9 +1,10 @@
 /* The surveillance wall: every table's tile comes rendered from /surveillance/. A command's
    notice carries the change itself (the round's cards, totals, state, wagers and result, the
    shoe's count, the markers, the table's status): through a whole round, from "place your bets"
-   to its settlement, the tile is updated in place from it, as the server draws it
-   (templates/surveillance/_tile.html), with no request. A change of the shoe's procedure, an
-   irregularity or a simulated round, a gap or a reconnect reads that tile again
+   to its settlement, and a shoe's procedure from its inspection to its burn, the tile is updated
+   in place from it, as the server draws it (templates/surveillance/_tile.html), with no request.
+   New decks or a shoe's end, an irregularity or a simulated round, a gap or a reconnect reads
+   that tile again
    (/surveillance/tables/<id>/tile/, an HTML fragment). Notices come from
    live.js (Live.watchSurveillance). Without live.js, or while its socket is down, the page polls
    /surveillance/sequences/ every 5 s and re-fetches the tiles whose last event number moved.
@@ -75,6 +76,9 @@
     "must_hit_won", "curator_taken", "shoe_passed", "player_dealer_taken",
     "player_dealer_rotates", "player_seated", "player_left", "cut_card_out", "shoe_call",
     "vigorish_collected", "vigorish_form_requested", "dealer_assigned", "dealer_relieved",
+    // A shoe's procedure, from its inspection to its burn: the shoe's line only.
+    "decks_inspected", "inspection_verified", "decks_spread", "decks_washed", "shuffled",
+    "shuffle_verified", "cut", "recut_ordered", "burned",
   ]);
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 

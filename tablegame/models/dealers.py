@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 
+from casino.models import Assignment
 from tablegame.models.tables import Table
 
 
@@ -15,7 +15,7 @@ class DealerAssignmentQuerySet(models.QuerySet["DealerAssignment"]):
         return self.filter(relieved_at__isnull=True)
 
 
-class DealerAssignment(models.Model):
+class DealerAssignment(Assignment):
     """A dealer at a table, from the floor's assignment to their relief. A table has at most one
     dealer at a time, and a dealer works at most one table."""
 
@@ -23,19 +23,10 @@ class DealerAssignment(models.Model):
     dealer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_assignments"
     )
-    assigned_at = models.DateTimeField(default=timezone.now)
-    assigned_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    relieved_at = models.DateTimeField(null=True, blank=True)
-    relieved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
 
     objects = DealerAssignmentQuerySet.as_manager()
 
-    class Meta:
-        ordering = ("-assigned_at", "-pk")
+    class Meta(Assignment.Meta):
         constraints = (
             models.UniqueConstraint(
                 fields=("table",),

@@ -1,7 +1,8 @@
-"""The pit console follows a table from its notices alone, in real Chromium over Daphne's sockets:
-a shoe from its decks to its burn, rounds with a marker, a void and the cut card, the tile kept
-current in place, and what it shows always what the server draws for the tile. A tile is read
-again only for what a notice does not carry (the table opened, new decks)."""
+"""The pit console and the surveillance wall follow a table from its notices alone, in real
+Chromium over Daphne's sockets: a shoe from its decks to its burn, rounds with a marker, a void
+and the cut card, each tile kept current in place, and what it shows always what the server
+draws for the tile. A tile is read again only for what a notice does not carry (the table
+opened, new decks; on the wall, the first round of a shoe too)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ __all__ = ["daphne"]
 
 #: The commands after which the console may read the tile: what their notice does not carry.
 READ_AFTER = {"open/", "shoe/receive/"}
+#: And the wall: its tile shows the round on the layout, which a new shoe's first round makes.
+WALL_READ_AFTER = {*READ_AFTER, "first round/open/"}
+
+WALL_FRESH_TEXT = """url => fetch(url).then(r => r.text()).then(html => {
+  const t = document.createElement('template'); t.innerHTML = html.trim();
+  const box = document.createElement('div'); box.style.width = '400px'; box.className = 'wall';
+  box.append(t.content.firstElementChild); document.body.append(box);
+  const text = box.firstElementChild.innerText; box.remove(); return text; })"""
 
 FRESH_TEXT = """url => fetch(url).then(r => r.text()).then(html => {
   const t = document.createElement('template'); t.innerHTML = html.trim();
@@ -69,23 +78,43 @@ def test_a_tile_follows_its_table_from_the_notices_as_the_server_draws_it(
     tile.wait_for()
     console.wait_for_selector("#live-status:text-is('Live')")
     url = tile.get_attribute("data-url")
+    wall = log_in(chromium, daphne, "surveillance")
+    wall_reads: list[str] = []
+    wall.on("request", lambda r: wall_reads.append(r.url) if "/tile/" in r.url else None)
+    wall.goto(f"{daphne.url}/surveillance/")
+    wall_tile = wall.locator(f"#table-{table.pk}")
+    wall_tile.wait_for()
+    wall.wait_for_selector("#live-status:text-is('Live')")
+    wall_url = wall_tile.get_attribute("data-url")
+    rounds = {"opened": 0}
 
     def sequence() -> int:
         return int(tile.get_attribute("data-sequence") or 0)
 
     def step(route: str, body: dict | None = None, who: str = "dealer") -> dict:
-        before, read = sequence(), len(reads)
+        before, read, wall_read = sequence(), len(reads), len(wall_reads)
         answer = send(api, tokens[who], route, body)
         console.wait_for_function(
             f"() => Number(document.querySelector('.tile[data-table=\"{table.pk}\"]')"
             f".dataset.sequence) >= {answer['sequence']}"
         )
+        wall.wait_for_function(
+            f"() => Number(document.querySelector('#table-{table.pk}').dataset.sequence)"
+            f" >= {answer['sequence']}"
+        )
         assert sequence() > before
         if route not in READ_AFTER:
             assert len(reads) == read, f"{route}: the tile was read again"
+        first = "first " if route == "round/open/" and not rounds["opened"] else ""
+        rounds["opened"] += route == "round/open/"
+        if first + route not in WALL_READ_AFTER:
+            assert len(wall_reads) == wall_read, f"{route}: the wall read the tile again"
         shown = " ".join(tile.inner_text().split())
         fresh = " ".join(console.evaluate(FRESH_TEXT, url).split())
         assert shown == fresh, f"after {route}"
+        shown = " ".join(wall_tile.inner_text().split())
+        fresh = " ".join(wall.evaluate(WALL_FRESH_TEXT, wall_url).split())
+        assert shown == fresh, f"the wall, after {route}"
         return answer
 
     step("open/")
