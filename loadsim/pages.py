@@ -436,8 +436,8 @@ class ProgressivesPage(Page):
 class WallPage(Page):
     """``surveillance_wall.js`` and ``surveillance_notices.js``: every table's tile patched from
     its notices through a whole round and a shoe's procedure; a tile read again for new decks or
-    a shoe's end, an irregularity, a simulated round or a gap; the notices of procedure changes read again when one is filed or
-    acknowledged."""
+    a shoe's end, an irregularity, a simulated round or a gap; the notices of procedure changes
+    read again when one is filed or acknowledged."""
 
     kind = "surveillance"
     IN_PLACE = frozenset(
