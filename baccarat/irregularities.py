@@ -72,7 +72,7 @@ def card_drawn_in_error(card: Card, *, disclosed: bool, rules: RulesSubmission) 
     if not disclosed:
         return Remedy(
             Disposition.NEXT_HAND_FIRST,
-            instruction=f"Keep the {card} face down: it is the first card of the next hand.",
+            instruction=f"Keep the {card.face} face down: it is the first card of the next hand.",
         )
     return _disclosed(card, rules)
 
@@ -88,11 +88,11 @@ def _disclosed(card: Card, rules: RulesSubmission) -> Remedy:
         return Remedy(
             Disposition.BURN_BY_VALUE,
             extra_burn=n,
-            instruction=f"Discard the {card} and {n} more cards drawn face up.",
+            instruction=f"Discard the {card.face} and {n} more cards drawn face up.",
         )
     return Remedy(
         Disposition.SIMULATED_ROUND,
-        instruction=f"Deal a simulated round, no wagers, starting with the {card}.",
+        instruction=f"Deal a simulated round, no wagers, starting with the {card.face}.",
     )
 
 
@@ -105,31 +105,31 @@ def unauthorized_player_third(
     if _banker_must_draw(coup):
         return Remedy(
             Disposition.BANKER_THIRD,
-            instruction=f"The {card} becomes the Banker's third card.",
+            instruction=f"The {card.face} becomes the Banker's third card.",
         )
     if not disclosed:
         return Remedy(
             Disposition.NEXT_HAND_FIRST,
-            instruction=f"Banker stands: the {card} is the first card of the next hand.",
+            instruction=f"Banker stands: the {card.face} is the first card of the next hand.",
         )
     match rules.disclosed_unauthorized_third:
         case DisclosedUnauthorizedThird.BURN_WITH_ONE_MORE:
             return Remedy(
                 Disposition.BURN_WITH_ONE_MORE,
                 extra_burn=1,
-                instruction=f"Banker stands: discard the {card} and one more card face down.",
+                instruction=f"Banker stands: discard the {card.face} and one more card face down.",
             )
         case DisclosedUnauthorizedThird.BURN_BY_VALUE:
             n = card.rank.face_value
             return Remedy(
                 Disposition.BURN_BY_VALUE,
                 extra_burn=n,
-                instruction=f"Banker stands: discard the {card} and {n} more cards face up.",
+                instruction=f"Banker stands: discard the {card.face} and {n} more cards face up.",
             )
         case DisclosedUnauthorizedThird.SIMULATED_ROUND:
             return Remedy(
                 Disposition.SIMULATED_ROUND,
-                instruction=f"Banker stands: deal a simulated round starting with the {card}.",
+                instruction=f"Banker stands: deal a simulated round starting with the {card.face}.",
             )
 
 

@@ -37,6 +37,7 @@ from surveillance.selectors import (
 )
 from tablegame.events import (
     ROUND_KINDS,
+    CardCorrected,
     CardDealt,
     DecksReceived,
     HouseMoneySettled,
@@ -405,12 +406,20 @@ def _outcome_of(player: list[CardFace], banker: list[CardFace]) -> Outcome | Non
 
 
 def _cards_from_record(read: Sequence[_Read], game: Round) -> list[CardFace]:
-    """The round's cards as the record tells them, in the order they were drawn."""
+    """The round's cards as the record tells them, in the order they were drawn: a mis-keyed
+    card as its approved correction says it was."""
     cards: list[CardFace] = []
     for r in read:
         p = r.payload
         if isinstance(p, CardDealt) and _own(p, game):
             cards.append(card_face(p.card, position=p.position, hand=p.hand.value))
+        elif isinstance(p, CardCorrected) and _own(p, game):
+            cards = [
+                card_face(p.card, position=c.position, hand=c.hand)
+                if c.position == p.position
+                else c
+                for c in cards
+            ]
         elif isinstance(p, IrregularityReported) and _in_round(p, game):
             if not _own(p, game):  # the first card of this simulated round
                 hand = "player"

@@ -404,6 +404,11 @@ def _round(
         "void_reason": game.void_reason or None,
         "bank": _bank(game),
         "preview": _preview(game, cards) if game.state == Round.State.COMPLETE else None,
+        "house_money": tablet.house_money(
+            game.rules.submission, cards=cards, wagers=game.wagers.all()
+        )
+        if game.state == Round.State.HOUSE_MONEY
+        else None,
     }
     for name in lists:
         document[name] = _ROUND_LIST[name](game)
@@ -486,6 +491,8 @@ def _deck_change(table: Table) -> dict[str, Any] | None:
         "due_at": schedule.due_at.isoformat() if schedule.due_at else None,
         "every_shoe": schedule.every_shoe,
         "due": schedule.is_due(timezone.now()),
+        "decks": schedule.decks,
+        "automatic_shuffler": schedule.automatic_shuffler,
     }
 
 

@@ -9,17 +9,17 @@ decides every figure."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from baccarat.cards import parse_cards
 from baccarat.drawing import Coup
 from baccarat.errors import RulesError
-from baccarat.money import MOST, ZERO
+from baccarat.money import CENT, MOST, ZERO
 from baccarat.profiles import RulesSubmission
 from baccarat.royal9 import contribute
 from baccarat.seating import california_action_order, curator_offer_order
-from baccarat.settlement import PlayerDealer, settle
+from baccarat.settlement import PlayerDealer, settle, settle_house_money
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from tablegame.models import Card, Round, SettlementStep, Table, Wager
@@ -114,6 +114,44 @@ def bank(game: Round, rules: RulesSubmission, wagers: Iterable[Wager]) -> dict[s
         "short": str(max(worst - held, ZERO)),
         "fees": str(fees),
     }
+
+
+def house_money(
+    rules: RulesSubmission, *, cards: Sequence[Card], wagers: Iterable[Wager]
+) -> list[dict[str, Any]]:
+    """The House Money step, once the first four cards are out (000 §8(c)(3)): each wager, from
+    the dealer's right, won or lost on the pairs, what a win pays, how much of it may ride
+    (the Rules Submission's portion) and on which of the seat's wagers (its Player or Banker
+    wager: the payout is added to the seat's original wager)."""
+    coup = Coup(
+        parse_cards([c.code for c in cards if c.hand == "player"]),
+        parse_cards([c.code for c in cards if c.hand == "banker"]),
+    )
+    taken = list(wagers)
+    try:
+        settled = settle_house_money(coup, _engine_wagers(taken), rules)
+    except RulesError:
+        return []
+    hands = {(w.seat, w.type) for w in taken}
+    shown = []
+    for w in settled.wagers:
+        won = w.result.value == "win"
+        may_ride = won and rules.house_money_ride_portion > 0
+        shown.append(
+            {
+                "seat": w.seat,
+                "amount": str(w.amount),
+                "result": w.result.value,
+                "payout": str(w.payout) if won else "0.00",
+                "may_ride": str(
+                    (w.payout * rules.house_money_ride_portion).quantize(CENT, ROUND_DOWN)
+                )
+                if may_ride
+                else "0.00",
+                "ride_on": [t for t in ("player", "banker") if may_ride and (w.seat, t) in hands],
+            }
+        )
+    return shown
 
 
 def preview(

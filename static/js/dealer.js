@@ -10,8 +10,14 @@
    of the bank (round.bank), the settlement of a complete coup before Settle (round.preview),
    each chair's Royal 9 combination (rules.royal9), and last round's wagers (repeat; the tablet
    leaves out those it cannot place again).
-   Chips and card keys may be tapped while a command is on its way: their commands wait in line,
-   one after the other, and a refusal drops those still waiting (the screen then shows the truth).
+   Every tap is applied in the order tapped or refused on the screen: its command waits in line
+   behind those on their way (a refusal drops those still waiting, and the banner says how many);
+   a command the server did not answer is sent again with its key, so it lands once. A seat shows
+   its wagers as tapped (recorded, plus the chips on their way), and chips tapped while one is on
+   its way go together in the next command. Controls stay the same elements across redraws
+   (morph()): a press that spans a redraw still clicks. A control that appears where the finger
+   just pressed is armed a moment later, so a double tap never also taps what replaced the control
+   under it; a control whose command is waiting does not send it again.
    Live notices (live.js) and a gap in sequence numbers trigger a reload, so the screen never
    stays stale. */
 "use strict";
@@ -31,28 +37,38 @@
   const waitFor = (who, where) => `Waiting for ${who}: ${where}.`;
   let state = null;
   let help = null;  // the tablet's helps, from the state (helps())
-  let busy = false;
-  let line = Promise.resolve();  // commands waiting to be sent, one after the other
-  let generation = 0;  // a refusal starts a new one: commands still waiting are dropped
+  const line = [];  // commands tapped and not yet sent, in the order tapped
+  let sending = false;  // a command is on its way
+  const SKIP = Symbol("already sent");  // a chip whose cents went with an earlier tap's command
+  // Chips tapped per "seat:type" and not yet recorded: cents waiting in line, and the amount the
+  // command on its way sets (null: none on its way). The seat shows what was tapped.
+  const tapped = new Map();
+  // A control that appears under the finger is armed this long after the press: a double tap's
+  // second touch (up to about 300 ms after the first) never taps what replaced the control.
+  const ARM_MS = 450;
+  let tapping = null;  // the control whose tap is being handled (send() ties its command to it)
+  let lastPress = null;  // where and when the screen was last pressed: { x, y, at }
+  document.addEventListener("pointerdown", (e) => {
+    lastPress = { x: e.clientX, y: e.clientY, at: performance.now() };
+  }, { capture: true });
   let pad = { rank: null, suit: null };
+  let padRound = null;  // the round the pad was last drawn for
   let selectedSeat = null;
   const draft = { type: null, amount: "", bank: null };  // what is being typed survives redraws
   const declined = { shoe: [], position: [] };  // seats that declined the offer on screen
+  let offeringShoe = false;  // the dealer holds the big table's shoe and offers it again
   let reporting = false;  // the coup is complete and the dealer reports a card in question
   let fixing = null;  // the card being corrected: { position, card, hand, rank, suit }
   const CORRECTABLE = ["dealing", "house_money", "complete"];
 
   const $ = (id) => document.getElementById(id);
+  /* An element; its click runs node.act, which morph() hands on to the element kept on screen. */
   const el = (tag, attrs = {}, ...children) => {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
       if (k === "onclick") {
-        node.addEventListener("click", v);
-        if (tag !== "button") {  // a tappable tile answers the keyboard too
-          node.addEventListener("keydown", (e) => {
-            if ((e.key === "Enter" || e.key === " ") && node.getAttribute("role") === "button") { e.preventDefault(); v(e); }
-          });
-        }
+        node.act = v;
+        listen(node);
       }
       else if (k === "class") node.className = v;
       else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
@@ -60,6 +76,102 @@
     for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(c));
     return node;
   };
+  /* A tappable element runs its ``act`` (replaced as it is redrawn); a tile answers the keyboard
+     too. While a tap is handled, ``tapping`` is the element (send() ties its command to it). */
+  function listen(node) {
+    if (node.listening) return;
+    node.listening = true;
+    node.addEventListener("click", (e) => {
+      if (node.disabled || node.waiting || !node.act) return;  // its command is still in line
+      tapping = node;
+      try { node.act(e); } finally { tapping = null; }
+    });
+    if (node.tagName !== "BUTTON") {
+      node.addEventListener("keydown", (e) => {
+        if ((e.key === "Enter" || e.key === " ") && node.getAttribute("role") === "button" && node.act) {
+          e.preventDefault();
+          node.act(e);
+        }
+      });
+    }
+  }
+
+  /* What identifies an element across redraws: its data-key, its id, or a button's words. */
+  const keyOf = (node) => (node.nodeType !== 1 ? null
+    : node.dataset.key || node.id || (node.tagName === "BUTTON" ? `button:${node.textContent}` : null));
+
+  /* Make ``box``'s children ``fresh``, keeping each element already there that has the same key
+     (or, without a key, the same tag in the same order): its attributes, words and action are
+     brought up to date in place, so a control under a finger is never replaced. A new button
+     that appears under the finger is armed a moment later (arm()). */
+  function morph(box, fresh) {
+    const old = [...box.childNodes];
+    const byKey = new Map();
+    for (const node of old) if (keyOf(node)) byKey.set(keyOf(node), node);
+    const used = new Set();
+    const born = [];
+    const plain = old.filter((node) => !keyOf(node));
+    const result = fresh.map((node) => {
+      if (!(node instanceof Node)) node = document.createTextNode(String(node));
+      const key = keyOf(node);
+      const kept = key ? byKey.get(key) : plain.find((o) => !used.has(o) && o.nodeName === node.nodeName);
+      if (!kept || used.has(kept) || kept.nodeName !== node.nodeName) {
+        if (node.tagName === "BUTTON") born.push(node);
+        return node;
+      }
+      used.add(kept);
+      patch(kept, node);
+      return kept;
+    });
+    for (const node of old) if (!result.includes(node)) node.remove();
+    result.forEach((node, i) => { if (box.childNodes[i] !== node) box.insertBefore(node, box.childNodes[i] || null); });
+    for (const node of born) if (underTheFinger(node)) arm(node);
+  }
+
+  /* Whether a control that just appeared is where the last press was, moments ago: then the
+     second touch of a double tap would land on it. */
+  function underTheFinger(node) {
+    const since = lastPress ? performance.now() - lastPress.at : Infinity;
+    if (since >= ARM_MS) return false;
+    const r = node.getBoundingClientRect();
+    const m = 12;  // a finger's second touch lands a few pixels off the first
+    return lastPress.x >= r.left - m && lastPress.x <= r.right + m && lastPress.y >= r.top - m && lastPress.y <= r.bottom + m;
+  }
+
+  function patch(kept, node) {
+    if (node.nodeType !== 1) {
+      if (kept.data !== node.data) kept.data = node.data;
+      return;
+    }
+    for (const { name } of [...kept.attributes]) {
+      if (!node.hasAttribute(name) && !(name === "disabled" && kept.arming)) kept.removeAttribute(name);
+    }
+    for (const { name, value } of [...node.attributes]) {
+      if (name === "disabled" && kept.arming) { kept.wantDisabled = true; continue; }
+      const now = name === "class" && kept.arming ? `${value} arming` : value;
+      if (kept.getAttribute(name) !== now) kept.setAttribute(name, now);
+    }
+    if (kept.arming && !node.hasAttribute("disabled")) kept.wantDisabled = false;
+    kept.act = node.act;
+    if (node.act) listen(kept);
+    if (node.ontoggle) kept.ontoggle = node.ontoggle;
+    morph(kept, [...node.childNodes]);
+  }
+
+  /* A control that appeared under the finger takes taps once a double tap's second touch is
+     past (ARM_MS after the press); it is disabled until then, and drawn so. */
+  function arm(node) {
+    node.arming = true;
+    node.wantDisabled = node.disabled;
+    node.disabled = true;
+    node.classList.add("arming");
+    setTimeout(() => {
+      node.arming = false;
+      node.disabled = node.wantDisabled;
+      node.classList.remove("arming");
+    }, Math.max(0, ARM_MS - (performance.now() - lastPress.at)));
+  }
+
   const money = (s) => `$${s}`;
   const cents = (s) => Math.round(Number(s || 0) * 100);
   const dollars = (n) => (n / 100).toFixed(2);
@@ -82,41 +194,69 @@
     draw(answer.data);
   }
 
-  /* Send one command; ``body`` may be a function, read when the command leaves (a chip adds to
-     the wager as it stands then). ``queued``: wait in line behind a command on its way instead
-     of being dropped (chips, card keys). */
-  function send(route, body = {}, { queued = false, key = Http.newKey() } = {}) {
-    if (busy && !queued) return Promise.resolve(false);
-    const mine = generation;
-    const run = line.then(() => (mine === generation ? post(route, body, key) : false));
-    line = run.catch(() => false);
-    return run;
+  /* Send one command, in line behind those tapped before it. ``body`` may be a function, read
+     as the command leaves (a chip adds to the wager as it stands then; SKIP: nothing to send).
+     The control tapped sends nothing more while its command waits (a double tap is one tap),
+     unless ``again``: each tap of a chip or a card key is one more. */
+  function send(route, body = {}, { again = false, after = null } = {}) {
+    const control = again ? null : tapping;
+    if (control) control.waiting = true;
+    return new Promise((resolve) => {
+      line.push({ route, body, key: Http.newKey(), done: (ok) => {
+        if (control) control.waiting = false;
+        if (after) after(ok);
+        resolve(ok);
+      } });
+      pump();
+    });
   }
 
-  async function post(route, body, key) {
-    busy = true;
+  async function pump() {
+    if (sending) return;
+    sending = true;
     document.body.classList.add("busy");
     try {
-      const data = typeof body === "function" ? body() : body;
-      if (data === null) return false;
-      const answer = await Http.post(api + route, data, { key });
-      if (!answer.ok) {
-        generation += 1;
-        showError(answer.error);
-        if (answer.status && !answer.loggedOut) await load();
-        return false;
+      while (line.length) {
+        const command = line.shift();
+        const ok = await post(command);
+        command.done(ok);
+        if (!ok && line.length) {  // the rest were tapped on what the server just refused
+          const dropped = line.splice(0);
+          for (const d of dropped) d.done(false);
+          const said = $("error").hidden ? "" : $("error").textContent.replace(/^⚠ /, "");
+          showError(`${said} ${dropped.length === 1 ? "The tap after it was" : `The ${dropped.length} taps after it were`} not sent.`.trim());
+        }
       }
-      showError(null);
-      // Its notice may have come first, with the same change: then it is shown already.
-      if (state && answer.data.sequence <= state.sequence) return true;
-      const next = applyAnswer(state, answer.data);
-      if (next) draw(next);
-      else await load();  // something happened in between that this tablet has not seen
-      return true;
     } finally {
-      busy = false;
+      sending = false;
       document.body.classList.remove("busy");
     }
+  }
+
+  /* One command: sent again with the same key when no answer came (it lands once). */
+  async function post({ route, body, key }) {
+    const data = typeof body === "function" ? body() : body;
+    if (data === SKIP) return true;
+    if (data === null) return false;
+    let answer = null;
+    for (const wait of [0, 300, 1000, 2500]) {
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      answer = await Http.post(api + route, data, { key });
+      if (answer.status !== 0) break;
+    }
+    if (!answer.ok) {
+      showError(answer.status === 0
+        ? `${answer.error} The screen shows what the server has recorded.` : answer.error);
+      if (!answer.loggedOut) load();  // not waited for: the control tapped takes taps again now
+      return false;
+    }
+    showError(null);
+    // Its notice may have come first, with the same change: then it is shown already.
+    if (state && answer.data.sequence <= state.sequence) return true;
+    const next = applyAnswer(state, answer.data);
+    if (next) draw(next);
+    else await load();  // something happened in between that this tablet has not seen
+    return true;
   }
 
   /* The state with a command's answer put in place; null when the answer's first event does not
@@ -250,41 +390,26 @@
     box.textContent = text;
   }
 
-  /* What to do next. Drawn again only when it changed: a button that stays the same stays the
-     same element, so a tap is never lost to a redraw (the helps arriving, a live notice). */
-  let shownNext = "";
+  /* What to do next. Its controls and fields are morphed into place: a button that stays the
+     same stays the same element, a field being typed in keeps its focus, its words and caret
+     (the helps arriving, a live notice), and a new step's button is armed a moment later. */
   function setNext(title, detail, actions, form) {
-    const shown = JSON.stringify([title, detail, ...actions.map((a) => a.outerHTML),
-      ...(form || []).map((f) => f.outerHTML)]);
-    if (shown === shownNext) return;
-    shownNext = shown;
-    $("next-title").textContent = title;
-    $("next-detail").textContent = detail || "";
-    keepingFocus(() => {
-      $("actions").replaceChildren(...actions);
-      $("next-form").replaceChildren(...(form || []));
-    });
-  }
-
-  /* A field being typed in stays the field being typed in when the form is drawn again (the
-     helps arriving, a live notice): its replacement takes the focus, what was typed and where
-     the caret was, so no keystroke goes astray. */
-  function keepingFocus(redraw) {
-    const was = document.activeElement;
-    const typing = was && was.id && ["INPUT", "SELECT", "TEXTAREA"].includes(was.tagName);
-    const value = typing ? was.value : null;
-    const caret = typing && typeof was.selectionStart === "number" ? [was.selectionStart, was.selectionEnd] : null;
-    redraw();
-    if (!typing) return;
-    const now = $(was.id);
-    if (!now || now === was) return;
-    if (now.value !== value) now.value = value;
-    now.focus();
-    if (caret) { try { now.setSelectionRange(...caret); } catch (e) { /* not a text field */ } }
+    if ($("next-title").textContent !== title) $("next-title").textContent = title;
+    if ($("next-detail").textContent !== (detail || "")) $("next-detail").textContent = detail || "";
+    morph($("actions"), actions);
+    morph($("next-form"), form || []);
   }
 
   function drawNext() {
     const t = state.table, shoe = state.shoe, game = state.round;
+    const playing = inPlay(game) ? game.number : null;
+    if (playing !== padRound) {  // a new round: nothing chosen on the pad, its panels closed
+      padRound = playing;
+      pad = { rank: null, suit: null };
+      $("card-pad").querySelector("details").open = false;
+      $("pad-choice").textContent = "—";
+      reporting = false;
+    }
     $("card-pad").hidden = true;
     $("wager-pad").hidden = true;
     $("correction").hidden = true;
@@ -292,7 +417,7 @@
       return setNext("The table is closed", "", [button("Open the table", "open/", () => ({}))]);
     }
     if (inPlay(game)) return drawRound(game);
-    if (help && help.curator && t.curator_seat === null) return drawShoeOffer();
+    if (help && help.curator && (t.curator_seat === null || (offeringShoe && t.curator_seat === 0))) return drawShoeOffer();
     if (help && help.player_dealer && t.player_dealer_seat === null) return drawPositionOffer();
     if (!shoe) return drawDecks();
     const steps = {
@@ -323,12 +448,20 @@
     const due = decksDue();
     const over = shoe.call === "shoe_over" || due;
     if (!over) actions.push(button("Place your bets: open the round", "round/open/", () => ({})));
+    if (help && help.curator && t.curator_seat === 0 && !over) {  // the dealer holds it (004 §7(d))
+      actions.push(el("button", { type: "button", class: "big secondary", onclick: () => { offeringShoe = true; declined.shoe = []; drawNext(); } },
+        "Offer the shoe to the players"));
+    }
     if (help && help.curator && t.curator_seat) {
       actions.push(button("Curator passes the shoe", "curator/pass/", () => ({ ordered: false }), "secondary"));
       actions.push(button("Pass the shoe (dealer's call)", "curator/pass/", () => ({ ordered: true }), "secondary"));
     }
-    actions.push(button("End the shoe", "shoe/end/", () => ({}), over ? "" : "secondary"));
-    if (!shoe.cut_card_round) actions.push(button("Cut card came out", "shoe/cut-card/", () => ({}), "secondary"));
+    // Ending a shoe cannot be undone: the page asks first.
+    actions.push(el("button", { type: "button", class: `big ${over ? "" : "secondary"}`, onclick: async () => {
+      const left = shoe.cards_left;
+      if (await ask(over ? "End the shoe?" : `End the shoe now, with ${left} cards left?`, { ok: "End the shoe" })) send("shoe/end/", {});
+    } }, "End the shoe"));
+    if (!shoe.cut_card_round) actions.push(button("Cut card came out before the next round", "shoe/cut-card/", () => ({}), "secondary"));
     const title = due ? "The decks are due for change: end the shoe"
       : over ? "The shoe is over: collect markers, then end it"
         : shoe.call === "last_hand" ? "Ready for the LAST HAND" : "Ready for the next round";
@@ -343,10 +476,12 @@
       decks: Number($("decks").value), automatic_shuffler: Boolean($("asm") && $("asm").checked),
       preinspected: $("pre").checked,
     }))];
-    if (change && !change.every_shoe && !change.due) {
-      actions.push(button("Reshuffle the last shoe's decks", "shoe/receive/", () => ({
-        decks: Number($("decks").value), automatic_shuffler: Boolean($("asm") && $("asm").checked), new_decks: false,
-      }), "secondary"));
+    if (change && !change.every_shoe && !change.due) {  // the decks in use: as many, as shuffled
+      const inUse = change.decks ? ` (${change.decks}${change.automatic_shuffler ? ", automatic shuffler" : ""})` : "";
+      actions.push(button(`Reshuffle the decks in use${inUse}`, "shoe/receive/", () => (change.decks
+        ? { new_decks: false }
+        : { decks: Number($("decks").value), automatic_shuffler: Boolean($("asm") && $("asm").checked), new_decks: false }
+      ), "secondary"));
     }
     const due = change && change.due;
     const counts = decksAllowed(state.rules);
@@ -383,14 +518,16 @@
     const take = (seat) => () => ({ seat, declined: order.slice(0, seat === null ? order.length : order.indexOf(seat)) });
     if (next === undefined) {
       return setNext("Nobody takes the shoe", `${said} The dealer deals the shoe.`, [
-        button("The dealer takes the shoe", "curator/", take(null)),
+        offeringShoe
+          ? el("button", { type: "button", class: "big", onclick: () => { offeringShoe = false; drawNext(); } }, "The dealer keeps the shoe")
+          : button("The dealer takes the shoe", "curator/", take(null)),
         el("button", { type: "button", class: "big secondary", onclick: () => { declined.shoe = []; drawNext(); } }, "Offer again"),
       ]);
     }
     setNext(`Offer the shoe to ${seatName(next)}`,
       `${said} In order: ${order.map((s) => `seat ${s}`).join(", ")}.`.trim(), [
         el("button", { type: "button", class: "big", onclick: async () => {
-          if (await send("curator/", take(next)())) declined.shoe = [];
+          if (await send("curator/", take(next)())) { declined.shoe = []; offeringShoe = false; }
         } }, `Seat ${next} takes the shoe`),
         el("button", { type: "button", class: "big secondary", onclick: () => { declined.shoe.push(next); drawNext(); } },
           `Seat ${next} declines`),
@@ -474,6 +611,13 @@
     ]);
   }
 
+  /* The cut card comes out during a hand: recorded then, the hand is completed and the next is
+     the last (000 §9(e), 002, 004 §9(d)). */
+  function cutCardOut() {
+    return state.shoe && !state.shoe.cut_card_round
+      ? [button("Cut card came out", "shoe/cut-card/", () => ({}), "secondary")] : [];
+  }
+
   function drawRound(game) {
     if (game.state !== "complete") reporting = false;
     if (fixing && !CORRECTABLE.includes(game.state)) fixing = null;
@@ -484,7 +628,9 @@
       const again = helpIsCurrent() ? help.repeat : [];
       if (again.length) {
         actions.push(el("button", { type: "button", class: "big secondary", id: "repeat", "data-wagers": JSON.stringify(again), onclick: () => {
-          for (const w of again) send("round/wagers/", { seat: w.seat, type: w.type, amount: w.amount }, { queued: true });
+          // The last command holds the button: a second tap while they are in line is none.
+          again.forEach((w, i) => send("round/wagers/", { seat: w.seat, type: w.type, amount: w.amount },
+            { again: i < again.length - 1 }));
         } }, `Repeat last round's wagers (${again.length})`));
       }
       drawWagerPad(game);
@@ -496,18 +642,29 @@
       $("pad-expected").textContent = game.expected;
       drawPad();
       return setNext(game.expected || "Deal", MAY.has("correct_card")
-        ? "Enter each card as it leaves the shoe. Mis-keyed? Tap the card in its hand." : "Enter each card as it leaves the shoe.", []);
+        ? "Enter each card as it leaves the shoe. Mis-keyed? Tap the card in its hand." : "Enter each card as it leaves the shoe.", cutCardOut());
     }
-    if (game.state === "house_money") {
-      const hm = game.wagers.filter((w) => w.type === "house_money");
-      const form = hm.map((w) => field(`Seat ${w.seat}: let the payout ride on`,
-        el("select", { id: `ride-${w.seat}` }, el("option", { value: "" }, "No, pay it"),
-          ...["player", "banker"].map((w) => el("option", { value: w }, `${wagerName(w)} wager`)))));
-      return setNext("Settle House Money before any third card", "From the dealer's right, counterclockwise.", [
-        button("House Money settled", "round/house-money/", () => ({
-          rides: Object.fromEntries(hm.map((w) => [w.seat, $(`ride-${w.seat}`).value || null])),
-        })),
-      ], form);
+    if (game.state === "house_money") {  // on the first four cards' pairs, before any third card
+      const decided = game.house_money || [];
+      const won = decided.filter((w) => w.result === "win");
+      const form = decided.map((w) => {
+        const said = w.result === "win"
+          ? `Seat ${w.seat}: House Money ${money(w.amount)} wins, pay ${money(w.payout)}`
+          : `Seat ${w.seat}: House Money ${money(w.amount)} loses, collect it`;
+        if (!w.ride_on.length) return el("p", { class: `hm hm-${w.result}`, "data-key": `hm:${w.seat}` }, said);
+        const part = w.may_ride === w.payout ? "the payout" : `${money(w.may_ride)} of it`;
+        return field(`${said}. Let ${part} ride on`, el("select", { id: `ride-${w.seat}` },
+          el("option", { value: "" }, "No, pay it"),
+          ...w.ride_on.map((t) => el("option", { value: t }, `the ${wagerName(t)} wager`))));
+      });
+      const rides = () => ({
+        rides: Object.fromEntries(won.filter((w) => w.ride_on.length).map((w) => [w.seat, $(`ride-${w.seat}`).value || null])),
+      });
+      return setNext("Settle House Money before any third card",
+        "From the dealer's right, counterclockwise: collect the losing wagers, then pay the winners.", [
+          button("House Money settled", "round/house-money/", rides),
+          ...cutCardOut(),
+        ], form);
     }
     if (game.state === "complete") {
       if (reporting && !fixing) {
@@ -523,6 +680,7 @@
           drawNext();
           drawSteps();
         } }, reporting ? "No irregularity" : "Irregularity with a card"),
+        ...cutCardOut(),
       ]);
     }
     setNext(game.state_label, "", []);
@@ -536,14 +694,14 @@
     $("c-title").textContent = `Correct card ${fixing.position}, ${face(fixing.card)} to the ${hand}: `
       + `${fixing.rank && fixing.suit ? face(fixing.rank + fixing.suit) : "which card was it?"}`;
     const pick = (part, value) => { fixing[part] = value; drawCorrection(game); };
-    $("c-ranks").replaceChildren(...RANKS.map((r) => el("button", {
-      type: "button", class: `key${fixing.rank === r ? " on" : ""}`, onclick: () => pick("rank", r),
+    morph($("c-ranks"), RANKS.map((r) => el("button", {
+      type: "button", class: `key${fixing.rank === r ? " on" : ""}`, "data-key": `rank:${r}`, onclick: () => pick("rank", r),
     }, r === "T" ? "10" : r)));
-    $("c-suits").replaceChildren(...SUITS.map(([suit, sym]) => el("button", {
-      type: "button", class: `key suit-${suit}${fixing.suit === suit ? " on" : ""}`,
+    morph($("c-suits"), SUITS.map(([suit, sym]) => el("button", {
+      type: "button", class: `key suit-${suit}${fixing.suit === suit ? " on" : ""}`, "data-key": `suit:${suit}`,
       "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[suit], onclick: () => pick("suit", suit),
     }, sym)));
-    $("c-send").onclick = async () => {
+    onTap($("c-send"), async () => {
       if (!fixing.rank || !fixing.suit) return showError("Choose the card that was dealt: its rank and suit.");
       const body = {
         position: fixing.position, card: fixing.rank + fixing.suit, reason: $("c-why").value.trim(),
@@ -557,8 +715,8 @@
         drawNext();
         drawSteps();
       }
-    };
-    $("c-cancel").onclick = () => { fixing = null; drawNext(); drawSteps(); };
+    });
+    onTap($("c-cancel"), () => { fixing = null; drawNext(); drawSteps(); });
   }
 
   /* California: the player-dealer's bank, what the wagers already commit of it, the fees. */
@@ -604,58 +762,94 @@
     }
     const offered = state.rules.wagers;
     if (draft.type && !offered.includes(draft.type)) draft.type = null;
-    $("w-types").replaceChildren(...offered.map((w) => el("button", {
-      type: "button", class: `type${draft.type === w ? " on" : ""}`, "data-type": w,
+    morph($("w-types"), offered.map((w) => el("button", {
+      type: "button", class: `type${draft.type === w ? " on" : ""}`, "data-type": w, "data-key": `type:${w}`,
       "aria-pressed": draft.type === w ? "true" : "false",
       onclick: () => { draft.type = w; drawWagerPad(state.round); },
     }, wagerName(w))));
     const ready = seat !== null && draft.type !== null;
     const fixed = limit && limit.minimum === limit.maximum ? limit.minimum : null;
     if (fixed) {  // a wager of one amount (Royal 9): one chip places it
-      $("chips").replaceChildren(el("button", {
-        type: "button", class: "chip fixed", disabled: ready ? null : "disabled",
-        onclick: () => send("round/wagers/", { seat, type: draft.type, amount: fixed }, { queued: true }),
-      }, `${wagerName(draft.type)} ${money(fixed)}`));
+      morph($("chips"), [el("button", {
+        type: "button", class: "chip fixed", disabled: ready ? null : "disabled", "data-key": "chip:fixed",
+        onclick: () => send("round/wagers/", { seat, type: draft.type, amount: fixed }),
+      }, `${wagerName(draft.type)} ${money(fixed)}`)]);
     } else {
-      $("chips").replaceChildren(...CHIPS.map((c) => el("button", {
-        type: "button", class: "chip", disabled: ready ? null : "disabled",
-        onclick: () => {
-          const where = { seat, type: draft.type };
-          send("round/wagers/", () => {
-            const now = wagerAt(where.seat, where.type);
-            return { ...where, amount: dollars(cents(now && now.amount) + cents(c)) };
-          }, { queued: true });
-        },
+      morph($("chips"), CHIPS.map((c) => el("button", {
+        type: "button", class: "chip", disabled: ready ? null : "disabled", "data-key": `chip:${c}`,
+        onclick: () => addChip(seat, draft.type, cents(c)),
       }, `+${c}`)));
     }
     const amount = $("w-amount");
-    amount.value = draft.amount;
+    if (amount.value !== draft.amount) amount.value = draft.amount;
     amount.oninput = () => { draft.amount = amount.value; };
     $("w-take").disabled = !ready;
     $("w-amount").hidden = $("w-take").hidden = Boolean(fixed);
     $("w-take").textContent = ready && wagerAt(seat, draft.type) ? "Change to this amount" : "Take the wager";
-    $("w-take").onclick = async () => {
+    onTap($("w-take"), async () => {
       if (await send("round/wagers/", { seat, type: draft.type, amount: amount.value.trim() })) {
         draft.amount = "";
         amount.value = "";
       }
-    };
+    });
     const mine = seat === null ? [] : game.wagers.filter((w) => w.seat === seat);
     const actions = mine.map((w) => el("button", {
-      type: "button", class: "small withdraw",
+      type: "button", class: "small withdraw", "data-key": `withdraw:${w.type}`,
       onclick: () => send("round/wagers/withdraw/", { seat, type: w.type }),
     }, `Withdraw ${wagerName(w.type)} ${money(w.amount)}`));
     if (seat !== null) {
-      actions.push(el("button", { type: "button", class: "small", onclick: async () => {
+      actions.push(el("button", { type: "button", class: "small", "data-key": "leave", onclick: async () => {
         if (await ask(`Seat ${seat} leaves the table?`, { ok: "The player leaves" })) send(`seats/${seat}/leave/`, {});
       } }, "Player leaves"));
     }
-    $("w-seat-actions").replaceChildren(...actions);
+    morph($("w-seat-actions"), actions);
+  }
+
+  /* A chip tapped on a seat's wager: shown on the seat at once, sent in line. Chips tapped while
+     a command is on its way go together in the next one (what it sets: the wager as recorded,
+     plus every chip tapped since). */
+  function addChip(seat, type, chip) {
+    const where = `${seat}:${type}`;
+    const chips = tapped.get(where) || { waiting: 0, flying: null };
+    tapped.set(where, chips);
+    chips.waiting += chip;
+    drawSeats();
+    send("round/wagers/", () => {
+      if (!chips.waiting) return SKIP;  // it went with an earlier tap's command
+      const now = wagerAt(seat, type);
+      chips.flying = cents(now && now.amount) + chips.waiting;
+      chips.waiting = 0;
+      return { seat, type, amount: dollars(chips.flying) };
+    }, { again: true, after: (ok) => {
+      chips.flying = null;
+      if (!ok) chips.waiting = Math.max(0, chips.waiting - chip);  // refused, or dropped after a refusal
+      if (!chips.waiting && chips.flying === null && tapped.get(where) === chips) tapped.delete(where);
+      if (state && state.round) drawSeats();
+    } });
+  }
+
+  /* The amount a seat shows for a wager: as recorded, or as tapped while chips are on their way. */
+  function shownCents(seat, type, recorded) {
+    const chips = tapped.get(`${seat}:${type}`);
+    if (!chips) return recorded;
+    return (chips.flying ?? recorded) + chips.waiting;
+  }
+
+  /* A static control's tap: runs ``act`` as a tap of that control (send() ties its command to it). */
+  function onTap(node, act) {
+    listen(node);
+    node.act = act;
   }
 
   function drawPad() {
     const irregular = $("card-pad").querySelector("details");
+    /* The rank, then the suit: a suit with no rank chosen is not kept (a double-tapped suit
+       never carries over to the next card). */
     const choose = (part, value) => {
+      if (part === "suit" && !pad.rank) {
+        $("pad-choice").textContent = "the rank first, then the suit";
+        return;
+      }
       pad[part] = value;
       if (pad.rank && pad.suit && irregular.open) {
         $("pad-choice").textContent = `${face(pad.rank + pad.suit)}: now the irregularity`;
@@ -663,20 +857,21 @@
         const card = pad.rank + pad.suit;
         pad = { rank: null, suit: null };
         $("pad-choice").textContent = `${face(card)} sent`;
-        send("round/cards/", { card }, { queued: true }).then((dealt) => {
+        send("round/cards/", { card }, { again: true }).then((dealt) => {
           if (!dealt && $("pad-choice").textContent === `${face(card)} sent`) $("pad-choice").textContent = `${face(card)} not dealt`;
         });
       } else {
-        $("pad-choice").textContent = `${pad.rank || "?"}${pad.suit || "?"}`;
+        $("pad-choice").textContent = `${pad.rank ? (pad.rank === "T" ? "10" : pad.rank) : "?"}?`;
       }
       drawKeys();
     };
     const drawKeys = () => {
-      $("ranks").replaceChildren(...RANKS.map((r) => el("button", {
-        type: "button", class: `key${pad.rank === r ? " on" : ""}`, onclick: () => choose("rank", r),
+      morph($("ranks"), RANKS.map((r) => el("button", {
+        type: "button", class: `key${pad.rank === r ? " on" : ""}`, "data-key": `rank:${r}`, onclick: () => choose("rank", r),
       }, r === "T" ? "10" : r)));
-      $("suits").replaceChildren(...SUITS.map(([s, sym]) => el("button", {
-        type: "button", class: `key suit-${s}${pad.suit === s ? " on" : ""}`, "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s],
+      morph($("suits"), SUITS.map(([s, sym]) => el("button", {
+        type: "button", class: `key suit-${s}${pad.suit === s ? " on" : ""}`, "data-key": `suit:${s}`,
+        "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s],
         onclick: () => choose("suit", s),
       }, sym)));
     };
@@ -697,13 +892,13 @@
         }
       },
     }, capitalized(LABELS.irregularities[kind] || kind) + (seen ? `, ${seen}` : ""));
-    $("irregular-actions").replaceChildren(
+    morph($("irregular-actions"), [
       report("card_drawn_in_error", false, "not seen"),
       report("card_drawn_in_error", true, "seen"),
       report("unauthorized_player_third", false, "not seen"),
       report("unauthorized_player_third", true, "seen"),
       report("card_face_up", true, ""),
-    );
+    ]);
   }
 
   function face(code) {
@@ -718,7 +913,7 @@
     const cls = `playing${red ? " red" : ""}${fixing && fixing.position === dealt.position ? " fixing" : ""}`;
     if (!MAY.has("correct_card") || !CORRECTABLE.includes(game.state)) return el("span", { class: cls }, face(code));
     return el("button", {
-      type: "button", class: cls, "data-position": dealt.position,
+      type: "button", class: cls, "data-position": dealt.position, "data-key": `card:${dealt.position}`,
       "aria-label": `Correct card ${dealt.position}, ${face(code)}`,
       onclick: () => {
         fixing = { position: dealt.position, card: code, hand: dealt.hand, rank: null, suit: null };
@@ -736,8 +931,8 @@
     const show = game && (game.cards.length || found.length);
     $("hands").hidden = !show;
     const of = (hand) => (show ? game.cards.filter((c) => c.hand === hand).map((c) => cardFace(c, game)) : []);
-    $("p-cards").replaceChildren(...of("player"));
-    $("b-cards").replaceChildren(...of("banker"));
+    morph($("p-cards"), of("player"));
+    morph($("b-cards"), of("banker"));
     if (!show) return;
     $("p-total").textContent = game.player_total ?? "";
     $("b-total").textContent = game.banker_total ?? "";
@@ -754,7 +949,7 @@
     const betting = game && game.state === "betting";
     const pd = inPlay(game) ? game.player_dealer_seat : state.table.player_dealer_seat;
     const curator = state.table.curator_seat;
-    $("seats").replaceChildren(...state.seats.map((seat) => {
+    morph($("seats"), state.seats.map((seat) => {
       const mine = wagers.filter((w) => w.seat === seat.number);
       const owed = markers.filter((m) => m.seat === seat.number);
       const takes = betting && seat.player && seat.number !== pd;
@@ -763,7 +958,7 @@
       if (curator && curator === seat.number) roles.push(el("div", { class: "role" }, "Holds the shoe"));
       return el("div", {
         class: `seat${seat.player ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
-        "data-seat": seat.number,
+        "data-seat": seat.number, "data-key": `seat:${seat.number}`,
         role: takes ? "button" : null, tabindex: takes ? "0" : null,
         onclick: () => {
           if (takes) { selectedSeat = seat.number; drawWagerPad(state.round); drawSeats(); }
@@ -772,8 +967,13 @@
       el("div", { class: "seat-head" }, el("span", { class: "seat-no" }, String(seat.number)),
         el("span", { class: "seat-who" }, seat.player || "empty")),
       ...roles,
-      ...mine.map((w) => el("div", { class: `wager w-${w.type}` }, `${wagerName(w.type).replace(/ Progressive$/, "")} ${money(w.amount)}`,
-        ...(w.type === "royal9" ? royalOf(seat.number) : []))),
+      ...mine.map((w) => {
+        const shown = shownCents(seat.number, w.type, cents(w.amount));
+        return el("div", { class: `wager w-${w.type}${shown !== cents(w.amount) ? " sending" : ""}` },
+          `${wagerName(w.type).replace(/ Progressive$/, "")} ${money(dollars(shown))}${shown !== cents(w.amount) ? " …" : ""}`,
+          ...(w.type === "royal9" ? royalOf(seat.number) : []));
+      }),
+      ...tappedOnly(seat.number, mine),
       ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)),
       !seat.player && state.table.status === "open" ? el("button", {
         type: "button", class: "small", onclick: async (e) => {
@@ -783,6 +983,17 @@
         },
       }, "Seat a player") : "");
     }));
+  }
+
+  /* Chips tapped on a wager the seat does not have yet (on their way). */
+  function tappedOnly(seat, mine) {
+    const have = new Set(mine.map((w) => w.type));
+    return [...tapped.entries()].filter(([where]) => where.startsWith(`${seat}:`) && !have.has(where.split(":")[1]))
+      .map(([where]) => {
+        const type = where.split(":")[1];
+        return el("div", { class: `wager w-${type} sending` },
+          `${wagerName(type).replace(/ Progressive$/, "")} ${money(dollars(shownCents(seat, type, 0)))} …`);
+      });
   }
 
   /* A chair with a Royal 9 wager: its Personal King-9 combination, pre-printed on the layout. */
@@ -816,7 +1027,7 @@
 
   function drawMarkers() {
     $("markers-card").hidden = !state.markers.length;
-    $("markers").replaceChildren(...state.markers.map((m) => el("li", {},
+    morph($("markers"), state.markers.map((m) => el("li", { "data-key": `marker:${m.id}` },
       `Seat ${m.seat}${m.player ? ` (${m.player})` : ""}: ${money(m.amount)} `,
       el("button", { type: "button", class: "small", onclick: () => send(`markers/${m.id}/collect/`) }, "Collected"),
       el("button", { type: "button", class: "small secondary", onclick: async () => {
@@ -839,6 +1050,6 @@
       else load();
     };
     if (window.Live && window.Live.watch) window.Live.watch(Number(tableId), onChange, shown);
-    else setInterval(() => { if (!busy) load(); }, 5000);
+    else setInterval(() => { if (!sending) load(); }, 5000);
   });
 })();

@@ -100,8 +100,8 @@ def correct_card(
 
 def _changes_the_draw(right: Card, position: int, why: str) -> ActionError:
     return ActionError(
-        f"With the {right} as card {position} the hands draw differently ({why}): a floorperson "
-        "decides the round (void it, or report the irregularity)."
+        f"With the {right.face} as card {position} the hands draw differently ({why}): "
+        "a floorperson decides the round (void it, or report the irregularity)."
     )
 
 

@@ -357,7 +357,8 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     if shoe.held_card and before.dealt == 0:
         if str(dealt) != shoe.held_card:
             raise ActionError(
-                f"The first card of this hand is the {shoe.held_card} held from the last hand."
+                "The first card of this hand is the "
+                f"{events.card_label(shoe.held_card)} held from the last hand."
             )
         shoe.held_card = ""  # already counted out of the shoe when it was drawn in error
     else:
@@ -434,6 +435,11 @@ def settle_house_money_wagers(
         choice = rides.get(w.seat)
         if choice and choice not in (WagerType.PLAYER.value, WagerType.BANKER.value):
             raise ActionError("A House Money payout rides only on the Player or Banker wager.")
+        if choice and not any(o.seat == w.seat and o.type == choice for o in taken):
+            raise ActionError(
+                f"Seat {w.seat} has no {WagerType(choice).label} wager: a House Money payout "
+                "rides on the player's original wager (000 §8(c)(3))."
+            )
         w.ride = choice or ""
     cards = list(game.cards.all())
     coup = game.coup(cards)

@@ -62,12 +62,30 @@ def _advance(shoe: Shoe, state: str, **fields: Any) -> None:
     shoe.save(update_fields=["state", *fields])
 
 
+def _decks_in_use(
+    schedule: DeckChange, decks: int | None, shuffler: bool | None
+) -> tuple[int | None, bool | None]:
+    """The decks a reshuffle deals: those in use (as many, in the same shuffler); what the dealer
+    said of them is checked against them."""
+    if schedule.decks is None:  # received before the table kept the count: as the dealer says
+        return decks, shuffler
+    if decks is not None and decks != schedule.decks:
+        raise ActionError(
+            f"The decks in use are {schedule.decks}: a reshuffle keeps them ({decks} were given). "
+            "Bring new decks to change the count."
+        )
+    if shuffler is not None and shuffler != schedule.automatic_shuffler:
+        where = "in the automatic shuffler" if schedule.automatic_shuffler else "in a manual shoe"
+        raise ActionError(f"The decks in use are dealt {where}: a reshuffle keeps them so.")
+    return schedule.decks, schedule.automatic_shuffler
+
+
 @action
 def receive_decks(
     table: Table,
     *,
-    decks: int,
-    automatic_shuffler: bool = False,
+    decks: int | None = None,
+    automatic_shuffler: bool | None = None,
     preinspected: bool = False,
     back_colour: str = "",
     new_decks: bool = True,
@@ -76,7 +94,9 @@ def receive_decks(
     """Decks arrive at the table for a new shoe (000 §3-4).
 
     ``new_decks=False`` reshuffles the decks of the last shoe, where the rules allow (mini tables,
-    within 24 hours); big tables take new decks after every shoe (004 §3(b)).
+    within 24 hours); big tables take new decks after every shoe (004 §3(b)). A reshuffle keeps
+    the decks in use: as many, in the same shuffler (``decks`` and ``automatic_shuffler`` may be
+    left out, and are refused when they differ).
     """
     table = lock_table(table)
     if table.status != Table.Status.OPEN:
@@ -85,10 +105,6 @@ def receive_decks(
         raise ActionError("The table already has a shoe; end it before the next one.")
     rules = table.rules
     back_colour = check_text(back_colour, field="back colour", limit=20)
-    try:
-        check_decks(rules, decks, automatic_shuffler=automatic_shuffler)
-    except RulesError as error:
-        raise ActionError(str(error)) from None
     now = timezone.now()
     schedule = DeckChange.objects.filter(table=table).first()
     if not new_decks:
@@ -96,6 +112,14 @@ def receive_decks(
             raise ActionError("New decks are required after every shoe at this table.")
         if schedule is None or schedule.is_due(now):
             raise ActionError("The decks must be changed (every 24 hours): bring new decks.")
+        decks, automatic_shuffler = _decks_in_use(schedule, decks, automatic_shuffler)
+    if decks is None:
+        raise ActionError("Say how many decks were received.")
+    automatic_shuffler = bool(automatic_shuffler)
+    try:
+        check_decks(rules, decks, automatic_shuffler=automatic_shuffler)
+    except RulesError as error:
+        raise ActionError(str(error)) from None
     number = (table.shoes.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     batched = automatic_shuffler and rules.shuffler_batches
     if batched:  # one batch deals this shoe while the other waits in the shuffler (000 §3(b))
@@ -121,6 +145,8 @@ def receive_decks(
                 "every_shoe": rules.deck_change is DeckRule.EVERY_SHOE,
                 "changed_at": now,
                 "due_at": None if rules.deck_change is DeckRule.EVERY_SHOE else due,
+                "decks": decks,
+                "automatic_shuffler": automatic_shuffler,
             },
         )
     record(

@@ -141,6 +141,17 @@ class PreviewStep(Document):
     amount = serializers.CharField()
 
 
+class HouseMoneyWager(Document):
+    seat = serializers.IntegerField()
+    amount = serializers.CharField()
+    result = serializers.CharField(help_text="win or lose, on the pairs of the first four cards.")
+    payout = serializers.CharField()
+    may_ride = serializers.CharField(help_text="The part of the payout that may ride (0.00: none).")
+    ride_on = serializers.ListField(
+        child=serializers.CharField(), help_text="The seat's wagers the payout may ride on."
+    )
+
+
 class IrregularityInfo(Document):
     kind = serializers.CharField()
     card = serializers.CharField()
@@ -184,6 +195,11 @@ class RoundInfo(Document):
         allow_null=True,
         help_text="A complete coup: the settlement Settle will record, in legal order.",
     )
+    house_money = HouseMoneyWager(
+        many=True,
+        allow_null=True,
+        help_text="The House Money step (the first four cards out): each wager won or lost.",
+    )
 
 
 class DeckChangeInfo(Document):
@@ -191,6 +207,10 @@ class DeckChangeInfo(Document):
     due_at = serializers.DateTimeField(allow_null=True)
     every_shoe = serializers.BooleanField()
     due = serializers.BooleanField()
+    decks = serializers.IntegerField(
+        allow_null=True, help_text="The decks in use, which a reshuffle keeps (null: not known)."
+    )
+    automatic_shuffler = serializers.BooleanField()
 
 
 class TableState(Document):

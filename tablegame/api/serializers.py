@@ -166,8 +166,16 @@ class LimitInput(Input):
 
 
 class ReceiveDecksInput(Input):
-    decks = serializers.IntegerField(min_value=1, max_value=99)
-    automatic_shuffler = serializers.BooleanField(required=False, default=False)
+    decks = serializers.IntegerField(
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text="Required for new decks; a reshuffle keeps those in use.",
+    )
+    automatic_shuffler = serializers.BooleanField(
+        required=False,
+        help_text="New decks: false unless given; a reshuffle keeps the shuffler in use.",
+    )
     preinspected = serializers.BooleanField(
         required=False, default=False, help_text="Inspected and shuffled off the table."
     )

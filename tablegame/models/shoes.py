@@ -131,8 +131,8 @@ class Shoe(models.Model):
         code = str(card)
         if self.remaining.get(code, 0) <= 0:
             raise CardNotInShoe(
-                f"There is no {code} left in this shoe: its {self.decks} decks hold {self.decks} "
-                "and all have been seen. Check the card."
+                f"There is no {card.face} left in this shoe: its {self.decks} decks hold "
+                f"{self.decks} and all have been seen. Check the card."
             )
         if self.cards_left <= 0:
             raise CardNotInShoe("The shoe is empty.")
@@ -166,6 +166,15 @@ class DeckChange(models.Model):
     every_shoe = models.BooleanField(help_text="New decks after every shoe (004 §3(b)).")
     changed_at = models.DateTimeField()
     due_at = models.DateTimeField(null=True, blank=True, help_text="Every 24 hours (000 §3(c)).")
+    decks = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The decks in use: as many as were received last (both batches of an automatic "
+        "shuffler); a reshuffle keeps them.",
+    )
+    automatic_shuffler = models.BooleanField(
+        default=False, help_text="Received for the automatic shuffler."
+    )
 
     def __str__(self) -> str:
         return f"{self.table}: decks changed {self.changed_at:%Y-%m-%d %H:%M}"

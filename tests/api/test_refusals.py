@@ -53,7 +53,7 @@ def test_it_refuses_a_card_the_shoe_cannot_hold(tablet, mini):
     in_dealing(tablet, mini)
     status, error = refused(tablet, mini, "round/cards/", {"card": "AS"})
     assert status == 409
-    assert error.startswith("There is no AS left in this shoe")
+    assert error.startswith("There is no A♠ left in this shoe")
 
 
 def test_it_refuses_a_card_when_the_coup_is_complete(tablet, mini):

@@ -128,7 +128,8 @@ def test_the_bank_being_typed_keeps_its_keystrokes_when_a_wager_redraws_the_form
     )
     assert answer is True
     page.wait_for_selector(".seat[data-seat='5'] .wager:text('Player $40.00')")
-    page.wait_for_function("b => !b.isConnected", arg=before)  # the form was drawn again
+    # The form was drawn again, around the same field: it was never replaced under the typing.
+    assert page.evaluate("b => b.isConnected && b === document.getElementById('bank')", before)
     page.keyboard.type("00")
     assert page.input_value("#bank") == "1000"
     assert page.evaluate("document.activeElement.id") == "bank"

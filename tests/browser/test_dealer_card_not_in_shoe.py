@@ -43,7 +43,7 @@ def test_a_card_not_left_in_the_shoe_is_refused_and_the_hand_stays(
     tap_card(page, "KS")  # the seventh K♠ of a six-deck shoe
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error") == (
-        "⚠ There is no KS left in this shoe: its 6 decks hold 6 and all have been seen. "
+        "⚠ There is no K♠ left in this shoe: its 6 decks hold 6 and all have been seen. "
         "Check the card."
     )
     page.wait_for_selector("#pad-choice:text-is('K♠ not dealt')")

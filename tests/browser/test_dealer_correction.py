@@ -91,7 +91,7 @@ def test_an_irregularity_is_reported_from_the_tablet_with_its_remedy_shown(
     page.click("text=Unauthorized Player third card, not seen")
     page.wait_for_selector("#irregularities li")
     assert page.inner_text("#irregularities") == (
-        "Unauthorized Player third card, 8♦: The 8D becomes the Banker's third card."
+        "Unauthorized Player third card, 8♦: The 8♦ becomes the Banker's third card."
     )
     page.wait_for_selector("#next-title:text-is('Player wins, 7 over 3')")
     assert page.inner_text("#b-cards") == "2♠\n3♦\n8♦"

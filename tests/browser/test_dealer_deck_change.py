@@ -57,12 +57,13 @@ def test_the_tablet_leads_the_dealer_through_the_24_hour_deck_change(
     assert screen_faults(page, None) == {}
 
     page.click("#actions button:text-is('End the shoe')")
+    page.click("#ask-ok")  # the page asks first: a shoe ended cannot be undone
     page.wait_for_selector("#next-title:text-is('Bring new decks to the table')")
     assert page.inner_text("#call") == "Decks due for change (every 24 hours): bring new decks"
     assert page.inner_text("#next-detail").startswith(
         "The decks are due for change (every 24 hours): new decks only."
     )
-    assert page.locator("text=Reshuffle the last shoe's decks").count() == 0
+    assert page.locator("text=Reshuffle the decks in use").count() == 0
     shot(page, "dealer-decks-due-bring-new")
     page.click("text=New decks received")
     page.wait_for_selector("#next-title:text-is('Inspect the decks for defects')")

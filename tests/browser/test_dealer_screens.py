@@ -110,7 +110,8 @@ def test_the_cut_card_and_the_last_hand_are_called_in_a_banner(floor_staff, live
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#call:text-is('Shoe over: collect markers, end the shoe')")
     assert "Place your bets" not in page.inner_text("#actions")
-    page.click("button:text-is('End the shoe')")
+    page.click("#actions button:text-is('End the shoe')")
+    page.click("#ask-ok")  # the page asks first: a shoe ended cannot be undone
     page.wait_for_selector("#next-title:text-is('Bring decks to the table')")
-    page.click("text=Reshuffle the last shoe's decks")  # no new inspection: shuffle them again
+    page.click("text=Reshuffle the decks in use")  # no new inspection: shuffle them again
     page.wait_for_selector("#next-title:text-is('Shuffle')")

@@ -78,7 +78,8 @@ def test_a_whole_shoe_is_dealt_to_the_cut_card_and_the_last_hand(floor_staff, li
     assert page.locator("#actions button:text('Place your bets')").count() == 0
     assert cards_left(page) == first_left - dealt
     shot(page, "whole-shoe-over")
-    page.click("button:text-is('End the shoe')")
+    page.click("#actions button:text-is('End the shoe')")
+    page.click("#ask-ok")  # the page asks first: a shoe ended cannot be undone
     page.wait_for_selector("#next-title:text-is('Bring decks to the table')")
     seconds = time.monotonic() - started
     browser.stop()

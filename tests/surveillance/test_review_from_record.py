@@ -9,6 +9,7 @@ from django.db import connection
 
 from casino.models import Event
 from tablegame import actions
+from tablegame.actions.corrections import correct_card
 from tablegame.models import Round, SettlementStep, Wager
 from tests.record.chains import triggers_bypassed
 from tests.surveillance.test_pages import (
@@ -145,3 +146,21 @@ def test_an_event_that_no_longer_fits_its_kind_is_named_not_skipped(dealer, floo
     row = dict((seq, words) for seq, _, words in events_of(page))[second.sequence]
     assert "Card dealt" in row and "Does not fit its kind" in row
     assert f"Chain broken at event {second.sequence}" in page
+
+
+def test_an_approved_correction_reads_as_the_card_dealt_not_as_a_difference(dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["5H", *BANKER_NATURAL[1:]]:  # the first card keyed 5♥; it was the 4♥
+        actions.deal_card(table, card=card, actor=dealer)
+    correct_card(
+        table, position=1, card="4H", approver=floor, reason="keyed in error", actor=dealer
+    )
+    game = actions.settle_round(table, actor=dealer)
+    page = review_of(game)
+    final = section(page, r'<section class="card layout-final">.*?</section>')
+    assert "Player 6 1 4♥ 3 2♠ Banker 9 2 9♣ 4 K♠" in final
+    assert 'class="differences"' not in page  # the stored rows agree with the record
+    assert "5♥ keyed in error, corrected to 4♥, approved by floor" in text_of(page)

@@ -91,7 +91,7 @@ def test_an_impossible_card_is_refused(db, dealer, floor):
     shoe.save(update_fields=["remaining"])
     actions.open_round(table, actor=dealer)
     actions.no_more_bets(table, actor=dealer)
-    with pytest.raises(actions.ActionError, match="no AS left"):
+    with pytest.raises(actions.ActionError, match="no A♠ left"):
         actions.deal_card(table, card="AS", actor=dealer)
     with pytest.raises(actions.ActionError, match="not a card"):
         actions.deal_card(table, card="1S", actor=dealer)
@@ -220,7 +220,7 @@ def test_an_undisclosed_card_drawn_in_error_is_the_next_hands_first_card(db, dea
     actions.settle_round(table, actor=dealer)
     actions.open_round(table, actor=dealer)
     actions.no_more_bets(table, actor=dealer)
-    with pytest.raises(actions.ActionError, match="5H held from the last hand"):
+    with pytest.raises(actions.ActionError, match="5♥ held from the last hand"):
         actions.deal_card(table, card="6C", actor=dealer)
     actions.deal_card(table, card="5H", actor=dealer)
     assert table.current_shoe().remaining["5H"] == 7

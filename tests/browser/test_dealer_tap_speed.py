@@ -1,0 +1,237 @@
+"""The tablet at a dealer's speed, for every bundled table profile: chips and card keys tapped
+ten times a second (and in bursts at twenty), pressed as a mouse or a pen presses (down, then up
+a moment later) with 30 ms of network delay, land exactly as tapped; then the server's record is
+compared with the taps. A double tap on a control that another replaces under the finger does
+one thing. Taps and seconds per round go to test-output/tap-speed.json."""
+
+from __future__ import annotations
+
+import json
+import time
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from baccarat.profiles import PROFILES
+from tablegame.models import Round, Wager
+from tests.browser.conftest import SHOTS, log_in, off_the_loop, shot
+from tests.tablegame.conftest import ready_table
+
+#: Player 2, 3, then 4: 9; Banker K, 2, then 5: 7. Both hands draw; the Player wins.
+SIX_CARDS = ["2S", "KD", "3H", "2C", "4C", "5D"]
+SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: How long a finger (or a pen, or a mouse button) stays down on a tap.
+PRESS_MS = 60
+
+
+class Finger:
+    """Taps the screen at a pace, as a person does: where a control is, down, then up."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.taps, self.next_at = page, 0, 0.0
+
+    def tap(self, selector: str, per_second: float = 10.0) -> None:
+        """Tap the control, no sooner than 1/per_second after the last tap."""
+        wait = self.next_at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.next_at = time.monotonic() + 1 / per_second
+        self.press(*self.where(selector))
+
+    def where(self, selector: str) -> tuple[float, float]:
+        """The middle of the control, as the eye finds it on the screen (the first match, shown
+        and taking taps)."""
+        box = None
+        while box is None:  # drawn again between finding it and measuring it: look again
+            found = self.page.locator(selector).first
+            found.click(trial=True)  # visible, still, enabled: what a person waits for
+            box = found.bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def press(self, x: float, y: float) -> None:
+        """Down, then up a moment later, where the finger is: on whatever is there then."""
+        self.page.mouse.click(x, y, delay=PRESS_MS)
+        self.taps += 1
+
+    def card(self, code: str, per_second: float = 10.0) -> None:
+        rank = "10" if code[:-1] == "T" else code[:-1]
+        self.tap(f"#ranks button:text-is('{rank}')", per_second)
+        self.tap(f"#suits button:text-is('{SUIT[code[-1]]}')", per_second)
+
+    def double_tap(self, selector: str, gap_ms: int) -> None:
+        """Two taps ``gap_ms`` apart where the control is: the second lands on whatever is
+        there then."""
+        x, y = self.where(selector)
+        self.press(x, y)
+        time.sleep(gap_ms / 1000)
+        self.press(x, y)
+
+
+def read(query: Any) -> Any:
+    """What the server recorded (read off Playwright's loop, as a screen cannot)."""
+    found: list[Any] = []
+    off_the_loop(lambda: found.append(query()))
+    return found[0]
+
+
+def wagers_of(table, number: int) -> dict[tuple[int, str], Decimal]:
+    return read(
+        lambda: {
+            (w.seat, w.type): w.amount
+            for w in Wager.objects.filter(round__table=table, round__number=number)
+        }
+    )
+
+
+def round_of(table, number: int) -> tuple[str, list[str]]:
+    """The round's state and its cards, in the order dealt."""
+    return read(
+        lambda: (
+            (game := Round.objects.get(table=table, number=number)).state,
+            [c.code for c in game.cards.order_by("position")],
+        )
+    )
+
+
+def settled_down(page: Any) -> None:
+    """Every command tapped has had its answer (nothing in line, nothing on its way)."""
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+
+
+def slow_network(page: Any) -> None:
+    """30 ms each way between the tablet and the server."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 30, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def open_tablet(browser, live_server, table) -> Any:
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    slow_network(page)
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    return page
+
+
+def ready_for_a_round(page: Any, california: bool) -> list[int]:
+    """The seats that wager: at a California table seat 5 banks (the position taken), the
+    others wager."""
+    if california:
+        page.wait_for_selector("#next-title:text-is('Who banks the game?')")
+        page.click("text=Seat 5 takes the position")
+        page.wait_for_selector(".seat[data-seat='5'] .role:text-is('Player-dealer')")
+    page.wait_for_selector("#actions button:text('Place your bets: open the round'):enabled")
+    return [1, 2]
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_chips_and_cards_at_ten_taps_a_second_are_recorded_as_tapped(
+    profile, floor_staff, live_server, browser
+):
+    table = ready_table(profile, floor_staff["dealer"], floor_staff["floor"], seats=(1, 2, 5))
+    california = table.rules.player_dealer
+    page = open_tablet(browser, live_server, table)
+    seats = ready_for_a_round(page, california)
+    finger, started = Finger(page), time.monotonic()
+
+    finger.tap("#actions button:text('Place your bets: open the round')")
+    page.wait_for_selector("#next-title:text('Place your bets')")
+    if california:  # the bank, before the wagers
+        page.fill("#bank", "5000")
+        finger.tap("#bank-set")
+    tapped: dict[tuple[int, str], Decimal] = {}
+    for seat, kind in zip(seats, ("banker", "player"), strict=True):
+        finger.tap(f".seat[data-seat='{seat}']")
+        finger.tap(f"#w-types button[data-type='{kind}']")
+        for _ in range(8):  # ten a second
+            finger.tap("#chips button:text-is('+25')")
+        for _ in range(4):  # a burst, twenty a second
+            finger.tap("#chips button:text-is('+5')", per_second=20)
+        tapped[seat, kind] = Decimal("220.00")
+    for (seat, kind), amount in tapped.items():  # the seat shows what was tapped, recorded
+        label = "Banker" if kind == "banker" else "Player"
+        page.wait_for_selector(f".seat[data-seat='{seat}'] .wager:text-is('{label} ${amount}')")
+    settled_down(page)
+    recorded = wagers_of(table, 1)
+    assert recorded == tapped, f"{profile}: recorded {recorded}, tapped {tapped}"
+
+    finger.tap("#actions button:text-is('No more bets')")
+    page.wait_for_selector("#card-pad:not([hidden])")
+    for code in SIX_CARDS:
+        finger.card(code)
+    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    settled_down(page)
+    assert round_of(table, 1) == (Round.State.COMPLETE, SIX_CARDS)
+    finger.tap("#actions button:text-is('Settle')")
+    page.wait_for_selector("#settlement-title:text('settled')")
+    settled_down(page)
+    assert page.locator("#error").is_hidden(), page.inner_text("#error")
+    assert round_of(table, 1) == (Round.State.SETTLED, SIX_CARDS)
+    shot(page, f"tap-speed-{profile}")
+    SHOTS.mkdir(exist_ok=True)
+    measured = SHOTS / "tap-speed.json"
+    figures = json.loads(measured.read_text()) if measured.exists() else {}
+    figures[profile] = {
+        "round": "two seats' wagers by 12 chips each, six cards, settle",
+        "taps": finger.taps,
+        "seconds": round(time.monotonic() - started, 2),
+    }
+    measured.write_text(json.dumps(figures, indent=2))
+
+
+@pytest.mark.parametrize("gap_ms", [50, 150, 300])
+def test_a_double_tap_does_one_thing(gap_ms, floor_staff, live_server, browser):
+    table = ready_table("ma-mini", floor_staff["dealer"], floor_staff["floor"], seats=(1, 2, 5))
+    page = open_tablet(browser, live_server, table)
+    finger = Finger(page)
+    page.wait_for_selector("#actions button:text('Place your bets: open the round'):enabled")
+
+    # Open the round: "No more bets" takes its place, and is not tapped by the second touch.
+    finger.double_tap("#actions button:text('Place your bets: open the round')", gap_ms)
+    page.wait_for_selector("#next-title:text('Place your bets')")
+    settled_down(page)
+    assert round_of(table, 1) == (Round.State.BETTING, [])
+
+    # A chip: each touch is one more chip (two touches, two chips).
+    finger.tap(".seat[data-seat='1']")
+    finger.tap("#w-types button[data-type='banker']")
+    finger.double_tap("#chips button:text-is('+25')", gap_ms)
+    page.wait_for_selector(".seat[data-seat='1'] .wager:text-is('Banker $50.00')")
+
+    # No more bets: the card pad appears; no key of it is tapped by the second touch.
+    finger.double_tap("#actions button:text-is('No more bets')", gap_ms)
+    page.wait_for_selector("#card-pad:not([hidden])")
+    settled_down(page)
+    assert round_of(table, 1) == (Round.State.DEALING, [])
+
+    # A suit tapped twice: the second is no card's suit, and does not carry over.
+    finger.tap("#ranks button:text-is('2')")
+    finger.double_tap("#suits button:text-is('♠')", gap_ms)
+    finger.tap("#ranks button:text-is('K')")
+    assert page.inner_text("#pad-choice") == "K?"
+    finger.tap("#suits button:text-is('♦')")
+    for code in SIX_CARDS[2:]:
+        finger.card(code)
+    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+
+    # Settle: the next round's "open" takes its place, and is not tapped by the second touch.
+    finger.double_tap("#actions button:text-is('Settle')", gap_ms)
+    page.wait_for_selector("#settlement-title:text('settled')")
+    settled_down(page)
+    assert read(lambda: list(Round.objects.filter(table=table).values_list("number", "state"))) == [
+        (1, Round.State.SETTLED)
+    ]
+    assert round_of(table, 1)[1] == SIX_CARDS
+
+    # Repeat last round's wagers, after "open": the wagers once, and no more bets not called.
+    page.click("#actions button:text('Place your bets: open the round')")
+    finger.double_tap("#actions #repeat", gap_ms)
+    page.wait_for_selector(".seat[data-seat='1'] .wager:text-is('Banker $50.00')")
+    settled_down(page)
+    assert round_of(table, 2) == (Round.State.BETTING, [])
+    assert wagers_of(table, 2) == {(1, "banker"): Decimal("50.00")}
+    assert page.locator("#error").is_hidden(), page.inner_text("#error")
