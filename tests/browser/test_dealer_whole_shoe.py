@@ -1,5 +1,5 @@
-"""One whole shoe dealt on the tablet: six decks, round after round, until the cut card comes out,
-then the cut card's round, "last hand", the shoe over and ended. The shoe's count on the screen
+"""One whole shoe dealt on the tablet: six decks, round after round, until the cut card comes out
+during a hand (recorded then), that hand completed, "last hand", the shoe over and ended. The shoe's count on the screen
 follows every card tapped in."""
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ def cards_left(page) -> int:
     return int(page.inner_text("#t-shoe div:has(dt:text-is('Cards left')) dd"))
 
 
-def deal_a_round(page, cards: list[str]) -> int:
+def deal_a_round(page, cards: list[str], *, cut_card_after: int | None = None) -> int:
     """Open the round, call no more bets, tap cards until the coup is complete, settle it;
-    returns how many cards it took."""
+    returns how many cards it took. ``cut_card_after``: the cut card comes out of the shoe after
+    that many cards, and is recorded then (000 §9(e))."""
     page.click("#actions button:text('Place your bets: open the round')")
     page.click("text=No more bets")
     page.wait_for_selector("#card-pad:not([hidden])")
@@ -46,6 +47,9 @@ def deal_a_round(page, cards: list[str]) -> int:
             "n => document.querySelectorAll('#p-cards .playing, #b-cards .playing').length >= n",
             arg=dealt,
         )
+        if dealt == cut_card_after:
+            page.click("#actions button:text-is('Cut card came out')")
+            page.wait_for_selector("#call:text-is('Cut card out: one more hand after this one')")
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#t-shoe dd:text('· Settled')")
     page.wait_for_selector("#actions button:text('End the shoe')")
@@ -67,9 +71,10 @@ def test_a_whole_shoe_is_dealt_to_the_cut_card_and_the_last_hand(floor_staff, li
         dealt += deal_a_round(page, cards)
         rounds += 1
         assert cards_left(page) == first_left - dealt
-    page.click("text=Cut card came out")
-    page.wait_for_selector("#actions button:text('Cut card came out')", state="detached")
-    dealt += deal_a_round(page, cards)  # the round the cut card came out in
+    # The cut card comes out during a hand, after its second card: recorded then, the hand is
+    # completed and the next one is the last.
+    dealt += deal_a_round(page, cards, cut_card_after=2)
+    assert page.locator("#actions button:text('Cut card came out')").count() == 0
     page.wait_for_selector("#call:text-is('Next round is the LAST HAND')")
     assert page.inner_text("#next-title") == "Ready for the LAST HAND"
     dealt += deal_a_round(page, cards)  # the last hand

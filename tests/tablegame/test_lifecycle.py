@@ -363,3 +363,73 @@ def test_a_disclosed_unauthorized_third_card_is_burned_with_one_more_in_massachu
     assert (found.disposition, found.extra_burn) == ("burn_with_one_more", 1)
     game = table.active_round()
     assert game.state == Round.State.COMPLETE and game.winner == "tie"
+
+
+def test_the_house_money_step_shows_each_wager_won_or_lost_and_where_a_payout_may_ride(
+    db, dealer, floor
+):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.place_wager(table, seat=1, wager="house_money", amount="10", actor=dealer)
+    actions.place_wager(table, seat=2, wager="house_money", amount="5", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["2H", "3C", "2S", "KD"]:  # Player pair of twos: House Money wins
+        actions.deal_card(table, card=card, actor=dealer)
+    step = selectors.table_state(table)["round"]["house_money"]
+    assert step == [
+        {
+            "seat": 1,
+            "amount": "10.00",
+            "result": "win",
+            "payout": "30.00",
+            "may_ride": "30.00",
+            "ride_on": ["banker"],  # seat 1's own wager; it has no Player wager
+        },
+        {
+            "seat": 2,
+            "amount": "5.00",
+            "result": "win",
+            "payout": "15.00",
+            "may_ride": "15.00",
+            "ride_on": [],  # seat 2 has no Player or Banker wager to ride on
+        },
+    ]
+    with pytest.raises(actions.ActionError, match="Seat 1 has no Player wager"):
+        actions.settle_house_money_wagers(table, rides={1: "player"}, actor=dealer)
+    with pytest.raises(actions.ActionError, match="Seat 2 has no Banker wager"):
+        actions.settle_house_money_wagers(table, rides={2: "banker"}, actor=dealer)
+    game = actions.settle_house_money_wagers(table, rides={1: "banker"}, actor=dealer)
+    assert selectors.table_state(table)["round"]["house_money"] is None
+    assert game.state == Round.State.DEALING
+
+
+def test_a_losing_house_money_wager_is_collected_and_offers_no_ride(db, dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.place_wager(table, seat=1, wager="house_money", amount="10", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ["2H", "3C", "4S", "KD"]:  # no pair
+        actions.deal_card(table, card=card, actor=dealer)
+    assert selectors.table_state(table)["round"]["house_money"] == [
+        {
+            "seat": 1,
+            "amount": "10.00",
+            "result": "lose",
+            "payout": "0.00",
+            "may_ride": "0.00",
+            "ride_on": [],
+        }
+    ]
+
+
+def test_a_reshuffle_keeps_the_decks_in_use(db, dealer, floor):
+    table = ready_table("s42-mini", dealer, floor, decks=6)
+    play(table, dealer, [], ["9H", "2C", "KS", "3D"])
+    actions.end_shoe(table, actor=dealer)
+    assert selectors.table_state(table)["deck_change"]["decks"] == 6
+    with pytest.raises(actions.ActionError, match="The decks in use are 6: a reshuffle keeps"):
+        actions.receive_decks(table, decks=8, new_decks=False, actor=dealer)
+    shoe = actions.receive_decks(table, new_decks=False, actor=dealer)  # as many as in use
+    assert (shoe.decks, shoe.cards_left) == (6, 6 * 52)
