@@ -1,6 +1,6 @@
 """One whole shoe dealt on the tablet: six decks, round after round, until the cut card comes out
-during a hand (recorded then), that hand completed, "last hand", the shoe over and ended. The shoe's count on the screen
-follows every card tapped in."""
+during a hand (recorded then), that hand completed, "last hand", the shoe over and ended. The
+shoe's count on the screen follows every card tapped in."""
 
 from __future__ import annotations
 
