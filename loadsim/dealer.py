@@ -249,7 +249,7 @@ class Dealer:
             self.answered(answer)
         if answer.status != 200:
             self.log.refused(f"{self.table.name} {route} {answer.status}: {answer.error}")
-            raise Diverged(route)
+            raise Diverged(f"{route} {answer.status}: {answer.error}")
 
     async def learn(self) -> None:
         """The table's wagers and limits, from the one read of the table's state."""

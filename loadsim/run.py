@@ -230,6 +230,10 @@ async def _run(
     try:
         playing = await _make_ready(dealers, situations, say)
         report.tables_playing = len(playing)
+        if not playing:
+            raise NoTableReady(
+                "No table could be made ready: the server refused each (see the lines above)."
+            )
         screens = _screens(floor, reader, {d.table.id: d for d in playing})
         report.screens = len(screens)
         sockets_url = server.sockets_url if server else (options.ws_url or url).rstrip("/")
@@ -325,6 +329,10 @@ def _close_the_day(floor: floor_db.Floor, day: datetime.date) -> gaming_day.DayC
     return gaming_day.close_and_check(
         Casino.objects.get(pk=floor.casino_id), day, accountant=accountant
     )
+
+
+class NoTableReady(RuntimeError):
+    """Not one table of the floor could be brought to a shoe in play: nothing to deal."""
 
 
 async def _make_ready(

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from loadsim.dealer import ROUNDS_PER_HOUR
-from loadsim.run import Options, simulate
+from loadsim.run import NoTableReady, Options, simulate
 from loadsim.server import SERVERS
 from loadsim.transport import AUTHS
 
@@ -131,7 +131,10 @@ class Command(BaseCommand):
             gaming_day=options["gaming_day"],
         )
         quiet = options["json"] or options["verbosity"] == 0
-        report = simulate(settings, say=(lambda line: None) if quiet else self.stderr.write)
+        try:
+            report = simulate(settings, say=(lambda line: None) if quiet else self.stderr.write)
+        except NoTableReady as error:
+            raise CommandError(str(error)) from None
         self.stdout.write(report.as_json() if options["json"] else report.text())
 
 
