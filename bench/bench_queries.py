@@ -38,18 +38,21 @@ from loadsim.dealer import CommandLog, Dealer, Pace  # noqa: E402
 from loadsim.transport import InProcessTransport  # noqa: E402
 
 
-async def count(rounds: int, seed: int, *, profile: bool) -> InProcessTransport:
-    """Query counts by command route over ``rounds`` rounds and one new shoe per profile."""
+async def ready_dealers(
+    log: CommandLog, seed: int, *, profile: bool = False
+) -> tuple[InProcessTransport, list[Dealer]]:
+    """A simulated table of each bundled profile, each with its dealer bot at max pace through
+    Django's test client in this process, between rounds with a shoe in play."""
     floor = await sync_to_async(floor_db.prepare_floor, thread_sensitive=True)(
         len(PROFILES), tables_per_pit=10
     )
     transport = InProcessTransport(floor.staff.tokens, profile=profile)
-    log = CommandLog()
     rng = random.Random(seed)
 
     async def resync(table_id: int) -> floor_db.Situation:
         return await sync_to_async(floor_db.situation, thread_sensitive=True)(table_id)
 
+    dealers = []
     for table in floor.tables:
         dealer = Dealer(
             table,
@@ -60,6 +63,15 @@ async def count(rounds: int, seed: int, *, profile: bool) -> InProcessTransport:
             resync=resync,
         )
         await dealer.get_ready(await resync(table.id))
+        dealers.append(dealer)
+    return transport, dealers
+
+
+async def count(rounds: int, seed: int, *, profile: bool) -> InProcessTransport:
+    """Query counts by command route over ``rounds`` rounds and one new shoe per profile."""
+    log = CommandLog()
+    transport, dealers = await ready_dealers(log, seed, profile=profile)
+    for dealer in dealers:
         for _ in range(rounds):
             await dealer.deal_round()
         await dealer.change_shoe(end=True)

@@ -12,52 +12,30 @@ import argparse
 import asyncio
 import gc
 import os
-import random
 import sys
 import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
 django.setup()
 
-from asgiref.sync import sync_to_async  # noqa: E402
+from bench_queries import ready_dealers  # noqa: E402
 
 from baccarat.profiles import PROFILES  # noqa: E402
-from loadsim import floor as floor_db  # noqa: E402
-from loadsim.dealer import CommandLog, Dealer, Pace  # noqa: E402
-from loadsim.transport import InProcessTransport  # noqa: E402
+from loadsim.dealer import CommandLog  # noqa: E402
 
 HARNESS = ("loadsim/dealer.py", "loadsim/transport.py", "tracemalloc", "asyncio/")
 
 
 async def play(rounds: int, warmup: int, seed: int) -> tuple[tracemalloc.Snapshot, ...]:
-    floor = await sync_to_async(floor_db.prepare_floor, thread_sensitive=True)(
-        len(PROFILES), tables_per_pit=10
-    )
-    transport = InProcessTransport(floor.staff.tokens, profile=False)
     log = CommandLog()
-    rng = random.Random(seed)
-
-    async def resync(table_id: int) -> floor_db.Situation:
-        return await sync_to_async(floor_db.situation, thread_sensitive=True)(table_id)
-
-    dealers = []
-    for table in floor.tables:
-        dealer = Dealer(
-            table,
-            transport,
-            log,
-            random.Random(rng.random()),
-            pace=Pace(rng, real=False, rounds_per_hour=200),
-            resync=resync,
-        )
-        await dealer.get_ready(await resync(table.id))
-        dealers.append(dealer)
+    transport, dealers = await ready_dealers(log, seed)
     snapshots = []
     for n in range(rounds):
         if n == warmup or n == rounds - 1:
