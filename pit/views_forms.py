@@ -49,7 +49,12 @@ def forms_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "pit/_forms_register.html" if partial else "pit/forms.html",
-        {"registers": registers, "role": access.floor_role(person), "shown": shown},
+        {
+            "registers": registers,
+            "role": access.floor_role(person),
+            "shown": shown,
+            "own_table": own,
+        },
     )
 
 

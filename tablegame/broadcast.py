@@ -136,11 +136,18 @@ def announce_meter(meter_id: int, name: str, amount: Decimal, *, read: bool = Fa
     notices.put(Notice(groups=(meter_group(meter_id),), message=message))
 
 
-def announce_pit_forms(pit_id: int, sequence: int, action: str) -> None:
+def announce_pit_forms(
+    pit_id: int, sequence: int, action: str, *, table_id: int | None = None
+) -> None:
     """Queue a notice for the pit's screens that its Complimentary Vigorish Forms changed (an
-    event of the pit's own chain, numbered ``sequence``); never raises. Called after commit."""
+    event of the pit's own chain, numbered ``sequence``), and for the screens of the form's
+    table (``table_id``: a dealer's forms page watches its own table); never raises. Called
+    after commit."""
     message = {"type": "pit.forms", "pit": pit_id, "sequence": sequence, "action": action}
-    notices.put(Notice(groups=(pit_group(pit_id),), message=message))
+    groups = (
+        (pit_group(pit_id),) if table_id is None else (pit_group(pit_id), table_group(table_id))
+    )
+    notices.put(Notice(groups=groups, message=message))
 
 
 def notice_frame(table_id: int, sequence: int, action: str, change_text: str | None) -> str:

@@ -317,6 +317,11 @@ class TableConsumer(Watch):
         """A must-hit meter this table is linked to moved (``broadcast.announce_meter``)."""
         await self.send(text_data=event["text"])
 
+    async def pit_forms(self, event: dict[str, Any]) -> None:
+        """A Complimentary Vigorish Form of this table changed (``broadcast.announce_pit_forms``):
+        a dealer's forms page reads its register again."""
+        await self.send_json({"type": "forms", **{k: v for k, v in event.items() if k != "type"}})
+
     async def _follow_meters(self) -> None:
         wanted = {meter_group(m) for m in await _meters(self.table_id)}
         for group in [g for g in self.groups if g.startswith("musthit.") and g not in wanted]:

@@ -36,7 +36,7 @@
        "refused" (final, e.g. 4401: send the user to /login/); onNotice(message) for any other
        notice of the socket (the pit socket's {"type": "forms", "pit": 1, "sequence": 9,
        "action": "vigorish_form_signed"}: a Complimentary Vigorish Form changed, an event of the
-       pit's own chain).
+       pit's own chain; a table's socket has the same for the forms of its table).
      live.close() stops watching.
      Live.matters(detail, test): whether a screen should read again for this notice (a hello or
        a gap always; a change when test(event, change) holds for one of its events). */

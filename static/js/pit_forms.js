@@ -5,8 +5,9 @@
    ({"type": "forms"}) or that vigorish was sent to a form or collected at a table, each
    (re)connection of the socket (what changed while it was down is read again from the
    database), and the socket's safety refresh re-fetch the registers (/floor/forms/?partial=1)
-   and put them in place, keeping what was typed. Without live.js, or where the socket refuses
-   (a dealer does not watch the whole pit), the page polls every 15 s the same way. */
+   and put them in place, keeping what was typed. A dealer, who does not watch the whole pit,
+   watches their own table's socket instead: its forms' changes and its vigorish events come
+   there. Only without live.js, or while the socket is down, does the page poll (every 15 s). */
 "use strict";
 
 (function () {
@@ -114,13 +115,15 @@
   }
 
   const pits = page.dataset.pits ? page.dataset.pits.split(",").map(Number) : [];
-  if (!window.Live || !pits.length) {
+  const ownTable = page.dataset.table ? Number(page.dataset.table) : null;
+  if (!window.Live || (!pits.length && ownTable === null)) {
     poll();
     return;
   }
-  pits.forEach((pit) => window.Live.watchPit(pit, (table, detail) => {
+  const onChange = (table, detail) => {
     if (detail.reason !== "hello" && window.Live.matters(detail, (e) => TABLE_EVENTS.has(e.action))) reload();
-  }, {
+  };
+  const options = {
     onNotice: (message) => { if (message.type === "forms") reload(); },
     onStatus: (state) => {
       if (state === "open") {
@@ -131,5 +134,7 @@
         poll();  // closed (retrying) or refused: poll meanwhile
       }
     },
-  }));
+  };
+  if (ownTable !== null) window.Live.watch(ownTable, onChange, options);
+  else pits.forEach((pit) => window.Live.watchPit(pit, onChange, options));
 })();

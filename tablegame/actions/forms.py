@@ -60,11 +60,14 @@ def _form(form: VigorishForm | int) -> tuple[Pit, VigorishForm]:
     return pit, VigorishForm.objects.select_related("table", "marker").get(pk=pk)
 
 
-def _record(pit: Pit, actor: Actor, payload: events.FormPayload) -> None:
-    """Record the change in the pit's chain; its forms pages hear of it after the commit."""
+def _record(
+    pit: Pit, actor: Actor, payload: events.FormPayload, *, table_id: int | None = None
+) -> None:
+    """Record the change in the pit's chain; its forms pages hear of it after the commit (and
+    the screens of the form's table, ``table_id``: a dealer's forms page watches its table)."""
     event = record_pit_event(pit, actor=actor, payload=payload)
     pit_id, sequence, kind = pit.pk, event.sequence, payload.kind.value
-    transaction.on_commit(lambda: announce_pit_forms(pit_id, sequence, kind))
+    transaction.on_commit(lambda: announce_pit_forms(pit_id, sequence, kind, table_id=table_id))
 
 
 @action
@@ -175,6 +178,7 @@ def prepare_vigorish_form(
             patron=name,
             marker=found.pk,
         ),
+        table_id=form.table_id,
     )
     return form
 
@@ -199,7 +203,12 @@ def void_blank_vigorish_form(pit: Pit, *, reason: str, actor: Actor) -> Vigorish
         voided_by=actor,
         voided_at=now,
     )
-    _record(pit, actor, events.VigorishFormVoid(number=form.printed_number, reason=reason))
+    _record(
+        pit,
+        actor,
+        events.VigorishFormVoid(number=form.printed_number, reason=reason),
+        table_id=form.table_id,
+    )
     return form
 
 
@@ -265,7 +274,12 @@ def sign_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> VigorishFor
     setattr(form, when, timezone.now())
     _complete_if_signed(form)
     form.save(update_fields=[who, when, "status"])
-    _record(pit, actor, events.VigorishFormSigned(number=form.printed_number, signed_as=role))
+    _record(
+        pit,
+        actor,
+        events.VigorishFormSigned(number=form.printed_number, signed_as=role),
+        table_id=form.table_id,
+    )
     return form
 
 
@@ -303,6 +317,7 @@ def record_patron_signature(
         events.VigorishFormPatron(
             number=form.printed_number, signature=signature, statement=statement
         ),
+        table_id=form.table_id,
     )
     return form
 
@@ -325,7 +340,12 @@ def deposit_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> Vigorish
     form.deposited_by, form.deposited_at = actor, timezone.now()
     form.save(update_fields=["deposited_by", "deposited_at"])
     table = form.table.name if form.table else ""
-    _record(pit, actor, events.VigorishFormDeposited(number=form.printed_number, table=table))
+    _record(
+        pit,
+        actor,
+        events.VigorishFormDeposited(number=form.printed_number, table=table),
+        table_id=form.table_id,
+    )
     return form
 
 
@@ -354,7 +374,12 @@ def witness_vigorish_deposit(form: VigorishForm | int, *, actor: Actor) -> Vigor
     if form.deposit_pit_boss_at and form.deposit_clerk_at:
         form.status = Status.DEPOSITED
     form.save(update_fields=[field, "status"])
-    _record(pit, actor, events.VigorishFormWitnessed(number=form.printed_number, witness_as=role))
+    _record(
+        pit,
+        actor,
+        events.VigorishFormWitnessed(number=form.printed_number, witness_as=role),
+        table_id=form.table_id,
+    )
     return form
 
 
@@ -373,7 +398,12 @@ def void_vigorish_form(form: VigorishForm | int, *, reason: str, actor: Actor) -
     form.status, form.void_reason = Status.VOID, reason
     form.voided_by, form.voided_at = actor, timezone.now()
     form.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
-    _record(pit, actor, events.VigorishFormVoid(number=form.printed_number, reason=reason))
+    _record(
+        pit,
+        actor,
+        events.VigorishFormVoid(number=form.printed_number, reason=reason),
+        table_id=form.table_id,
+    )
     return form
 
 
@@ -387,7 +417,12 @@ def sign_void_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> Vigori
         raise ActionError(f"The VOID form {form.printed_number} is signed already.")
     form.void_pit_boss, form.void_pit_boss_signed_at = actor, timezone.now()
     form.save(update_fields=["void_pit_boss", "void_pit_boss_signed_at"])
-    _record(pit, actor, events.VigorishFormVoidSigned(number=form.printed_number))
+    _record(
+        pit,
+        actor,
+        events.VigorishFormVoidSigned(number=form.printed_number),
+        table_id=form.table_id,
+    )
     return form
 
 

@@ -79,6 +79,9 @@ def test_the_forms_page_shows_a_form_prepared_and_signed_elsewhere_without_a_rel
     boss.locator(f"[data-marker='{marker.pk}']").wait_for()
     loads = []
     boss.on("framenavigated", lambda frame: loads.append(frame.url))
+    # The dealer's page (the pit of their table) follows over the table's own socket, no poll.
+    dealing = screen(chromium, daphne, "dealer", "/floor/forms/")
+    dealing.wait_for_selector("#live-status:text-is('Live.')")
     clerk = screen(chromium, daphne, "clerk", "/floor/forms/")
     clerk.locator(f"[data-marker='{marker.pk}'] input[name=patron_name]").fill("Ana Ruiz")
     with clerk.expect_navigation():
@@ -89,6 +92,8 @@ def test_the_forms_page_shows_a_form_prepared_and_signed_elsewhere_without_a_rel
         boss.locator("button:has-text('Sign as pit boss')").click()
     clerk.locator("[data-form] td:has-text('pitboss')").first.wait_for(timeout=5000)
     shot(clerk, "forms-live-clerk-sees-signature")
+    dealing.locator("[data-form] td:has-text('pitboss')").first.wait_for(timeout=5000)
+    assert dealing.inner_text("#live-status") == "Live."  # never fell back to polling
     browser.stop()
     assert loads == [f"{daphne.url}/floor/forms/"]  # the boss's page loaded again only on his tap
     form = VigorishForm.objects.get()
