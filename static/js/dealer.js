@@ -928,7 +928,8 @@
     const found = game && inPlay(game) ? game.irregularities || [] : [];
     $("irregularities").replaceChildren(...found.map((i) => el("li", {},
       el("strong", {}, `${capitalized(LABELS.irregularities[i.kind] || i.kind)}, ${face(i.card)}: `), i.instruction)));
-    const show = game && (game.cards.length || found.length);
+    // Shown from "no more bets" on, before the first card: the pad below never jumps as it appears.
+    const show = game && (game.cards.length || found.length || (inPlay(game) && game.state !== "betting"));
     $("hands").hidden = !show;
     const of = (hand) => (show ? game.cards.filter((c) => c.hand === hand).map((c) => cardFace(c, game)) : []);
     morph($("p-cards"), of("player"));
