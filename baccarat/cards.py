@@ -62,7 +62,7 @@ class Suit(enum.Enum):
 
 _RANK_BY_SYMBOL = {r.symbol: r for r in Rank} | {"10": Rank.TEN, "1": Rank.ACE}
 _SUIT_BY_SYMBOL = {s.value: s for s in Suit}
-_FACES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ class Card:
     def face(self) -> str:
         """As a dealer reads it: ``10♦`` for TD, ``K♠`` for KS."""
         rank = "10" if self.rank is Rank.TEN else self.rank.symbol
-        return rank + _FACES[self.suit.value]
+        return rank + SUIT_SYMBOLS[self.suit.value]
 
     def __str__(self) -> str:
         return f"{self.rank.symbol}{self.suit.value}"

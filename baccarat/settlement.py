@@ -234,6 +234,12 @@ class HouseMoneySettlement:
     """(seat, Player or Banker) -> the payout added to that wager."""
 
 
+def house_money_ride(payout: Decimal, rules: RulesSubmission) -> Decimal:
+    """The part of a winning House Money payout that may ride on the seat's wager: all of it, or
+    the Rules Submission's portion, rounded down to the cent."""
+    return (payout * rules.house_money_ride_portion).quantize(CENT, ROUND_DOWN)
+
+
 def settle_house_money(
     coup: Coup, wagers: Sequence[Wager], rules: RulesSubmission
 ) -> HouseMoneySettlement:
@@ -257,7 +263,7 @@ def settle_house_money(
         ridden = ZERO
         if r.result is Result.WIN:
             if w.ride is not None:
-                ridden = (r.payout * rules.house_money_ride_portion).quantize(CENT, ROUND_DOWN)
+                ridden = house_money_ride(r.payout, rules)
                 rides[(w.seat, w.ride)] = ridden
             if r.payout - ridden > 0:
                 steps.append(Step(Action.PAY, w.seat, w.type, r.payout - ridden, "house_money"))

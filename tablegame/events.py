@@ -19,7 +19,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from baccarat.cards import Card, CardError
+from baccarat.cards import SUIT_SYMBOLS, Card, CardError
 from baccarat.cutcard import ShoeCall
 from baccarat.drawing import Expect
 from baccarat.irregularities import Disposition, IrregularityKind
@@ -100,17 +100,15 @@ HANDS = {
     "next_hand": "next hand (held)",
 }
 SHOE_CALLS = {"last_hand": "The next round is the last of the shoe", "shoe_over": "Shoe over"}
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUITS = SUIT_SYMBOLS
 
 
 def card_label(code: str) -> str:
     """Rank and suit symbol, ``10♦`` for ``TD``; a code that is no card is shown as it is."""
     try:
-        card = Card.parse(code)
+        return Card.parse(code).face
     except CardError:
         return code
-    rank = "10" if card.rank.symbol == "T" else card.rank.symbol
-    return rank + SUITS[card.suit.value]
 
 
 def _money(amount: Decimal) -> str:

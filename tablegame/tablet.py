@@ -9,17 +9,17 @@ decides every figure."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 from typing import Any
 
 from baccarat.cards import parse_cards
 from baccarat.drawing import Coup
 from baccarat.errors import RulesError
-from baccarat.money import CENT, MOST, ZERO
+from baccarat.money import MOST, ZERO
 from baccarat.profiles import RulesSubmission
 from baccarat.royal9 import contribute
 from baccarat.seating import california_action_order, curator_offer_order
-from baccarat.settlement import PlayerDealer, settle, settle_house_money
+from baccarat.settlement import PlayerDealer, house_money_ride, settle, settle_house_money
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from tablegame.models import Card, Round, SettlementStep, Table, Wager
@@ -75,6 +75,14 @@ def player_dealer(table: Table, rules: RulesSubmission, seats: Sequence[int]) ->
     }
 
 
+def _coup(cards: Sequence[Card]) -> Coup:
+    """The coup of the cards dealt to the Player's and the Banker's hands."""
+    return Coup(
+        parse_cards([c.code for c in cards if c.hand == "player"]),
+        parse_cards([c.code for c in cards if c.hand == "banker"]),
+    )
+
+
 def _engine_wagers(wagers: Iterable[Wager]) -> list[EngineWager]:
     return [
         EngineWager(w.seat, WagerType(w.type), w.amount, WagerType(w.ride) if w.ride else None)
@@ -123,10 +131,7 @@ def house_money(
     the dealer's right, won or lost on the pairs, what a win pays, how much of it may ride
     (the Rules Submission's portion) and on which of the seat's wagers (its Player or Banker
     wager: the payout is added to the seat's original wager)."""
-    coup = Coup(
-        parse_cards([c.code for c in cards if c.hand == "player"]),
-        parse_cards([c.code for c in cards if c.hand == "banker"]),
-    )
+    coup = _coup(cards)
     taken = list(wagers)
     try:
         settled = settle_house_money(coup, _engine_wagers(taken), rules)
@@ -143,11 +148,7 @@ def house_money(
                 "amount": str(w.amount),
                 "result": w.result.value,
                 "payout": str(w.payout) if won else "0.00",
-                "may_ride": str(
-                    (w.payout * rules.house_money_ride_portion).quantize(CENT, ROUND_DOWN)
-                )
-                if may_ride
-                else "0.00",
+                "may_ride": str(house_money_ride(w.payout, rules)) if may_ride else "0.00",
                 "ride_on": [t for t in ("player", "banker") if may_ride and (w.seat, t) in hands],
             }
         )
@@ -166,10 +167,7 @@ def preview(
     """The settlement steps of the complete coup, in legal order, as Settle will record them:
     the steps ``done`` already (House Money's), then the engine's (``meters``: the table's Royal
     9 meters before this round's contributions)."""
-    coup = Coup(
-        parse_cards([c.code for c in cards if c.hand == "player"]),
-        parse_cards([c.code for c in cards if c.hand == "banker"]),
-    )
+    coup = _coup(cards)
     staked = _engine_wagers(wagers)
     royal = sum((w.amount for w in staked if w.type is WagerType.ROYAL9), ZERO)
     if rules.royal9 is not None and royal:

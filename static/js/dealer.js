@@ -86,11 +86,11 @@
       tapping = node;
       try { node.act(e); } finally { tapping = null; }
     });
-    if (node.tagName !== "BUTTON") {
+    if (node.tagName !== "BUTTON") {  // a tile's Enter or Space is its click, with its guards
       node.addEventListener("keydown", (e) => {
-        if ((e.key === "Enter" || e.key === " ") && node.getAttribute("role") === "button" && node.act) {
+        if ((e.key === "Enter" || e.key === " ") && node.getAttribute("role") === "button") {
           e.preventDefault();
-          node.act(e);
+          node.click();
         }
       });
     }
@@ -646,7 +646,6 @@
     }
     if (game.state === "house_money") {  // on the first four cards' pairs, before any third card
       const decided = game.house_money || [];
-      const won = decided.filter((w) => w.result === "win");
       const form = decided.map((w) => {
         const said = w.result === "win"
           ? `Seat ${w.seat}: House Money ${money(w.amount)} wins, pay ${money(w.payout)}`
@@ -658,7 +657,8 @@
           ...w.ride_on.map((t) => el("option", { value: t }, `the ${wagerName(t)} wager`))));
       });
       const rides = () => ({
-        rides: Object.fromEntries(won.filter((w) => w.ride_on.length).map((w) => [w.seat, $(`ride-${w.seat}`).value || null])),
+        // A wager may ride only where it won (the server says where: ride_on).
+        rides: Object.fromEntries(decided.filter((w) => w.ride_on.length).map((w) => [w.seat, $(`ride-${w.seat}`).value || null])),
       });
       return setNext("Settle House Money before any third card",
         "From the dealer's right, counterclockwise: collect the losing wagers, then pay the winners.", [
@@ -823,7 +823,7 @@
     }, { again: true, after: (ok) => {
       chips.flying = null;
       if (!ok) chips.waiting = Math.max(0, chips.waiting - chip);  // refused, or dropped after a refusal
-      if (!chips.waiting && chips.flying === null && tapped.get(where) === chips) tapped.delete(where);
+      if (!chips.waiting && tapped.get(where) === chips) tapped.delete(where);
       if (state && state.round) drawSeats();
     } });
   }
@@ -968,13 +968,7 @@
       el("div", { class: "seat-head" }, el("span", { class: "seat-no" }, String(seat.number)),
         el("span", { class: "seat-who" }, seat.player || "empty")),
       ...roles,
-      ...mine.map((w) => {
-        const shown = shownCents(seat.number, w.type, cents(w.amount));
-        return el("div", { class: `wager w-${w.type}${shown !== cents(w.amount) ? " sending" : ""}` },
-          `${wagerName(w.type).replace(/ Progressive$/, "")} ${money(dollars(shown))}${shown !== cents(w.amount) ? " …" : ""}`,
-          ...(w.type === "royal9" ? royalOf(seat.number) : []));
-      }),
-      ...tappedOnly(seat.number, mine),
+      ...wagersShown(seat.number, mine),
       ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)),
       !seat.player && state.table.status === "open" ? el("button", {
         type: "button", class: "small", onclick: async (e) => {
@@ -986,15 +980,20 @@
     }));
   }
 
-  /* Chips tapped on a wager the seat does not have yet (on their way). */
-  function tappedOnly(seat, mine) {
-    const have = new Set(mine.map((w) => w.type));
-    return [...tapped.entries()].filter(([where]) => where.startsWith(`${seat}:`) && !have.has(where.split(":")[1]))
-      .map(([where]) => {
-        const type = where.split(":")[1];
-        return el("div", { class: `wager w-${type} sending` },
-          `${wagerName(type).replace(/ Progressive$/, "")} ${money(dollars(shownCents(seat, type, 0)))} …`);
-      });
+  /* A seat's wagers as tapped: each recorded one (with the chips on their way added), then those
+     whose first chips are still on their way; "…" marks an amount not yet recorded. */
+  function wagersShown(seat, mine) {
+    const recorded = new Map(mine.map((w) => [w.type, cents(w.amount)]));
+    const onTheirWay = [...tapped.keys()].filter((where) => where.startsWith(`${seat}:`))
+      .map((where) => where.split(":")[1]).filter((type) => !recorded.has(type));
+    return [...recorded.keys(), ...onTheirWay].map((type) => {
+      const was = recorded.get(type) ?? 0;
+      const shown = shownCents(seat, type, was);
+      const sending = !recorded.has(type) || shown !== was;
+      return el("div", { class: `wager w-${type}${sending ? " sending" : ""}` },
+        `${wagerName(type).replace(/ Progressive$/, "")} ${money(dollars(shown))}${sending ? " …" : ""}`,
+        ...(type === "royal9" ? royalOf(seat) : []));
+    });
   }
 
   /* A chair with a Royal 9 wager: its Personal King-9 combination, pre-printed on the layout. */

@@ -428,6 +428,7 @@ def settle_house_money_wagers(
     taken = list(game.wagers.all())  # read after the command's lock
     house_money = [w for w in taken if w.type == WagerType.HOUSE_MONEY.value]
     hm_seats = {w.seat for w in house_money}
+    by_kind = {(w.seat, w.type): w for w in taken}
     strays = sorted(seat for seat, choice in rides.items() if choice and seat not in hm_seats)
     if strays:
         raise ActionError(f"Seat {strays[0]} has no House Money wager to let ride.")
@@ -435,7 +436,7 @@ def settle_house_money_wagers(
         choice = rides.get(w.seat)
         if choice and choice not in (WagerType.PLAYER.value, WagerType.BANKER.value):
             raise ActionError("A House Money payout rides only on the Player or Banker wager.")
-        if choice and not any(o.seat == w.seat and o.type == choice for o in taken):
+        if choice and (w.seat, choice) not in by_kind:
             raise ActionError(
                 f"Seat {w.seat} has no {WagerType(choice).label} wager: a House Money payout "
                 "rides on the player's original wager (000 §8(c)(3))."
@@ -450,7 +451,6 @@ def settle_house_money_wagers(
     saved = _steps(game, hm.steps, start=1)
     insert_later(saved)  # with the command's record
     keep_list(game, "steps", saved)
-    by_kind = {(w.seat, w.type): w for w in taken}
     for settled in hm.wagers:
         row = by_kind[(settled.seat, settled.type.value)]
         row.result, row.payout, row.ridden = settled.result.value, settled.payout, settled.ridden
