@@ -245,7 +245,7 @@ RULES: Mapping[str, Rule] = {
     "page:alerts": Rule(PIT_CONSOLE, "see the pit's alerts"),
     "command:acknowledge_alert": _supervisors("acknowledge an alert"),
     # Inside an action: a dealer voids a round only when the shoe runs out (000 §13(e)); a
-    # supervisor may void it for another reason.
+    # supervisor may void it for another reason, or approve the dealer's void at the tablet.
     "authority:void_any_round": _supervisors("void a round while the shoe still holds cards"),
     # California: a supervisor moves the player-dealer position out of its turn, saying why.
     "authority:move_player_dealer": _supervisors("move the player-dealer position out of turn"),

@@ -13,6 +13,9 @@ A field may be a plain value (``int``, ``str``, ``bool``), ``Decimal`` (stored a
 enum (stored as its value), a frozen dataclass of such fields (stored as an object, read back as
 strictly), or a tuple, list or dict of these; ``X | None`` allows null. A field is stored under its
 name, or under ``metadata={"key": ...}`` where the name is taken (``kind`` is the event's kind).
+A field added to a kind after events of it were recorded defaults to None and says
+``metadata=OPTIONAL``: it is left out of the stored data while None, so an event without it is
+stored (and hashed) as before the field existed, and one recorded before reads back as stored.
 
 The base layer defines the casino's own kinds (:class:`CasinoEvent`); ``tablegame.events`` defines
 the table's. Layers above register theirs the same way.
@@ -109,9 +112,18 @@ def event_lookup(*kinds: type[Payload], **fields: Any) -> dict[str, Any]:
     return which | {f"data__{keys[name]}": _plain(value) for name, value in fields.items()}
 
 
+#: The metadata of a field added to a kind later: left out of the stored data while None.
+OPTIONAL: types.MappingProxyType[str, bool] = types.MappingProxyType({"optional": True})
+
+
 def _key(f: dataclasses.Field[Any]) -> str:
     """The key a field is stored under: its name, unless its metadata names another."""
     return str(f.metadata.get("key", f.name))
+
+
+def _stored(f: dataclasses.Field[Any], value: Any) -> bool:
+    """Whether a field's value is stored: always, but for an optional field while None."""
+    return value is not None or not f.metadata.get("optional", False)
 
 
 def _plain(value: Any) -> Any:
@@ -121,7 +133,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {_key(f): _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            _key(f): _plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if _stored(f, getattr(value, f.name))
+        }
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

@@ -135,6 +135,9 @@ class RoundReview:
     not fit its kind; empty when they agree."""
     dealer: str = ""
     """Who dealt the round, as its ``round_opened`` event names them (blank: no dealer named)."""
+    void_approved_by: str = ""
+    """Who approved the dealer's void at the tablet, as its ``round_void`` event names them
+    (blank: not void, or nobody had to)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,10 @@ def round_review(game: Round) -> RoundReview:
     )
     opened = next(
         (r.payload for r in read if isinstance(r.payload, RoundOpened) and _own(r.payload, game)),
+        None,
+    )
+    voided = next(
+        (r.payload for r in read if isinstance(r.payload, RoundVoid) and _own(r.payload, game)),
         None,
     )
     player_total: int | None
@@ -240,6 +247,7 @@ def round_review(game: Round) -> RoundReview:
             *_differences(game, settled, record_cards, wagers, steps, irregular, rows),
         ],
         dealer=opened.dealer if opened is not None else "",
+        void_approved_by=(voided.approved_by or "") if voided is not None else "",
     )
 
 

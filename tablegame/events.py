@@ -28,7 +28,7 @@ from baccarat.royal9 import Royal9Award
 from baccarat.settlement import Action as StepAction
 from baccarat.wagers import Result
 from baccarat.wagertypes import WagerType
-from casino.events import KINDS, Payload, event_kind
+from casino.events import KINDS, OPTIONAL, Payload, event_kind
 
 
 class TableEvent(StrEnum):
@@ -907,9 +907,13 @@ class RoundVoid(TablePayload):
     reason: str
     steps: tuple[StepRecord, ...] = ()
     """Every wager returned, in order."""
+    approved_by: str | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """The floorperson or pit boss who approved a dealer's void at the tablet (username); None
+    when nobody had to (the shoe ran out, or a supervisor voided it), and in older records."""
 
     def describe(self) -> str:
-        return f"Wagers returned: {self.reason}"
+        approved = f"; approved by {self.approved_by}" if self.approved_by else ""
+        return f"Wagers returned: {self.reason}{approved}"
 
 
 # --- Deferred vigorish -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from baccarat.cards import Card, CardError
@@ -673,8 +674,10 @@ def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
 
 
 @action
-def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
-    """Not enough cards to complete the round: it is void and every wager returned (000 §13(e))."""
+def void_round(table: Table, *, reason: str, actor: Actor, approver: User | None = None) -> Round:
+    """Not enough cards to complete the round: it is void and every wager returned (000 §13(e)).
+    A floorperson or pit boss voids it for another reason, or approves the dealer's void at the
+    tablet (``approver``, recorded)."""
     table = lock_table(table)
     game = _round(table)
     if game.state == State.BETTING:
@@ -689,12 +692,18 @@ def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
     if game.steps.exists():
         raise ActionError("House Money was settled already; this round cannot be voided.")
     reason = check_text(reason, field="reason", limit=200)
+    if approver is not None:  # checked whenever given: the record never names a wrong approver
+        approval = access.decide(approver, "authority:void_any_round")
+        if not approval.allowed:
+            raise ActionError(approval.reason)
+        if approver.pk == getattr(actor, "pk", None):
+            raise ActionError("Another person approves the void: call a floorperson.")
     left = game.shoe.physical_cards_left
-    supervisor = access.decide(actor, "authority:void_any_round").allowed
+    supervisor = approver is not None or access.decide(actor, "authority:void_any_round").allowed
     if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:
         raise ActionError(
             f"The shoe still holds about {left} cards: a round is void when the shoe runs out "
-            "(000 §13(e)); a floorperson may void it for another reason."
+            "(000 §13(e)); a floorperson may void it, or approve its void, for another reason."
         )
     if not reason:
         raise ActionError("Say why the round is void.")
@@ -722,6 +731,7 @@ def void_round(table: Table, *, reason: str, actor: Actor) -> Round:
         events.RoundVoid(
             round=game.number,
             reason=reason,
+            approved_by=approver.get_username() if approver is not None else None,
             steps=tuple(
                 events.StepRecord(
                     action=StepAction(s.action),

@@ -13,6 +13,7 @@ from tablegame import actions as a
 from tablegame.api import serializers as s
 from tablegame.api.corrections import CorrectCard
 from tablegame.api.views import TableDetail, TableList, action_name, command
+from tablegame.api.voids import VoidRound
 
 app_name = "api"
 
@@ -58,7 +59,7 @@ COMMANDS = [
     ("round/relinquish/", command(a.relinquish_cards, s.RelinquishInput, **KEY)),
     ("round/house-money/", command(a.settle_house_money_wagers, s.HouseMoneyInput, **KEY)),
     ("round/settle/", command(a.settle_round, **KEY)),
-    ("round/void/", command(a.void_round, s.ReasonInput, **KEY)),
+    ("round/void/", VoidRound.as_view()),
     ("round/irregularities/", command(a.report_irregularity, s.IrregularityInput, **KEY)),
     ("markers/<int:marker_id>/collect/", command(a.collect_marker)),
     ("markers/<int:marker_id>/form/", command(a.request_vigorish_form, s.ReasonInput)),

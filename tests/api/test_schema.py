@@ -91,3 +91,16 @@ def test_every_action_has_its_endpoint():
         n for n in actions.__all__ if n not in readers and getattr(actions, n) not in endpoints
     ]
     assert missing == []
+
+
+def test_the_void_takes_a_reason_and_optionally_the_approving_floorpersons_credentials(schema):
+    void = schema["paths"]["/api/tables/{table_id}/round/void/"]["post"]
+    assert void["operationId"] == "void_round"
+    assert void["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/VoidInput"
+    }
+    (key,) = [p for p in void["parameters"] if p["name"] == "Idempotency-Key"]
+    assert key["required"] is True
+    body = schema["components"]["schemas"]["VoidInput"]
+    assert set(body["properties"]) == {"reason", "floorperson", "password"}
+    assert body["required"] == ["reason"]

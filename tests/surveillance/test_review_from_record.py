@@ -164,3 +164,16 @@ def test_an_approved_correction_reads_as_the_card_dealt_not_as_a_difference(deal
     assert "Player 6 1 4♥ 3 2♠ Banker 9 2 9♣ 4 K♠" in final
     assert 'class="differences"' not in page  # the stored rows agree with the record
     assert "5♥ keyed in error, corrected to 4♥, approved by floor" in text_of(page)
+
+
+def test_a_void_approved_at_the_tablet_names_its_approver(dealer, floor):
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    actions.deal_card(table, card="4H", actor=dealer)
+    game = actions.void_round(table, reason="Shoe damaged", approver=floor, actor=dealer)
+    page = review_of(game)
+    assert "State Void: wagers returned: Shoe damaged (approved by floor)" in text_of(page)
+    assert "Wagers returned: Shoe damaged; approved by floor" in text_of(page)
+    assert 'id="differences"' not in page

@@ -1,0 +1,76 @@
+"""``round/void/``: a round void and every wager returned (``tablegame.actions.rounds.void_round``),
+by a floorperson, or by the dealer when the shoe runs out or, for another reason, with a
+floorperson's approval given at the tablet with their username and password, as a card is
+corrected (``tablegame.api.corrections``).
+
+The password is checked here and goes nowhere else: the command's record keeps the reason and
+the approver's name only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.http import HttpResponse
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tablegame.actions.rounds import void_round
+from tablegame.api.commands import command_name, run_command
+from tablegame.api.corrections import WRONG_APPROVAL
+from tablegame.api.errors import error_body
+from tablegame.api.serializers import Input
+from tablegame.api.views import TableCommand
+
+BOTH_OR_NEITHER = "Send the floorperson's username and password together, or neither."
+
+
+class VoidInput(Input):
+    reason = serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False)
+    floorperson = serializers.CharField(
+        max_length=150,
+        required=False,
+        help_text="The approving floorperson's or pit boss's username, when the dealer voids a "
+        "round the shoe could still complete (with their password).",
+    )
+    password = serializers.CharField(
+        max_length=128, required=False, trim_whitespace=False, style={"input_type": "password"}
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("floorperson" in attrs) != ("password" in attrs):
+            raise serializers.ValidationError(BOTH_OR_NEITHER)
+        return attrs
+
+
+class VoidRound(TableCommand):
+    """Void the round in play, a floorperson approving it at the tablet when the dealer needs it."""
+
+    table_action = staticmethod(void_round)
+    access = "command:void_round"
+    serializer_class = VoidInput
+    key_required = True
+
+    def post(self, request: Request, table_id: int, **where: int) -> HttpResponse:
+        body = self.get_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        given = dict(body.validated_data)
+        password = given.pop("password", None)
+        username = given.pop("floorperson", None)
+        approver: User | None = None
+        named = given  # without an approval, the command is named as it always was
+        if username is not None and password is not None:
+            found = authenticate(request._request, username=username, password=password)
+            if not isinstance(found, User):
+                return Response(error_body(WRONG_APPROVAL), status=403)
+            approver, named = found, {**given, "approver": username}
+        return run_command(
+            request,
+            table_id=table_id,
+            command=command_name("void_round", named),
+            act=lambda table, actor: void_round(table, actor=actor, approver=approver, **given),
+            key_required=True,
+        )
