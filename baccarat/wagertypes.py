@@ -25,6 +25,16 @@ class WagerType(enum.Enum):
         return _LABELS[self]
 
     @property
+    def short_label(self) -> str:
+        """The label where a line is narrow (a seat's tile, a settlement step in columns)."""
+        return _SHORT_LABELS.get(self, _LABELS[self])
+
+    @property
+    def mark(self) -> str:
+        """A letter or two for the wager, as on a spot or a narrow seat: P, B, T, D7."""
+        return _MARKS[self]
+
+    @property
     def is_main(self) -> bool:
         """Player, Banker or Tie."""
         return self in (WagerType.PLAYER, WagerType.BANKER, WagerType.TIE)
@@ -42,4 +52,24 @@ _LABELS = {
     WagerType.PLAYER_PAIR: "Player Pair",
     WagerType.BANKER_PAIR: "Banker Pair",
     WagerType.ROYAL9: "Royal 9 Progressive",
+}
+
+_SHORT_LABELS = {
+    WagerType.DRAGON_BONUS_PLAYER: "DB Player",
+    WagerType.DRAGON_BONUS_BANKER: "DB Banker",
+    WagerType.ROYAL9: "Royal 9",
+}
+
+_MARKS = {
+    WagerType.PLAYER: "P",
+    WagerType.BANKER: "B",
+    WagerType.TIE: "T",
+    WagerType.DRAGON_BONUS_PLAYER: "DBP",
+    WagerType.DRAGON_BONUS_BANKER: "DBB",
+    WagerType.DRAGON7: "D7",
+    WagerType.PANDA8: "P8",
+    WagerType.HOUSE_MONEY: "HM",
+    WagerType.PLAYER_PAIR: "PP",
+    WagerType.BANKER_PAIR: "BP",
+    WagerType.ROYAL9: "R9",
 }

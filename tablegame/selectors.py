@@ -318,11 +318,14 @@ class _Reads:
         return [] if last is None else tablet.repeat(last.wagers.all())
 
 
-def labels() -> dict[str, dict[str, str]]:
+def labels() -> dict[str, Any]:
     """The engine's labels by the words the API uses: what the tablet shows for a wager type,
     a settlement step's action and an irregularity (one definition, in ``baccarat``)."""
     return {
         "wagers": {t.value: t.label for t in WagerType},
+        "wagers_short": {t.value: t.short_label for t in WagerType},
+        "marks": {t.value: t.mark for t in WagerType},
+        "main": [t.value for t in WagerType if t.is_main],
         "steps": {a.value: a.label for a in Action},
         "irregularities": {k.value: k.label for k in IrregularityKind},
     }

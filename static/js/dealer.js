@@ -31,6 +31,13 @@
   const CHIPS = ["5", "25", "100", "500", "1000", "5000"];
   const LABELS = JSON.parse(document.getElementById("labels").textContent);
   const wagerName = (type) => LABELS.wagers[type] || type;
+  const shortName = (type) => LABELS.wagers_short[type] || wagerName(type);
+  // The main wagers have a spot on every seat, marked as on the layout: the chip in hand goes
+  // there with one tap.
+  const SPOTS = Object.fromEntries(LABELS.main.map((t) => [t, LABELS.marks[t]]));
+  // Every card, a key each: one tap enters it (the suits in rows, the ranks across).
+  const DECK = SUITS.flatMap(([s]) => RANKS.map((r) => r + s));
+  const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const stepName = (action) => LABELS.steps[action] || action;
   // The commands this person may give (the access policy); a supervisor's step is waited for.
   const MAY = new Set(JSON.parse(document.getElementById("commands").textContent));
@@ -51,14 +58,21 @@
   document.addEventListener("pointerdown", (e) => {
     lastPress = { x: e.clientX, y: e.clientY, at: performance.now() };
   }, { capture: true });
-  let pad = { rank: null, suit: null };
+  // The card chosen for an irregularity, and the last card key tapped (a second tap of the same
+  // key within ARM_MS is a double tap: one card).
+  let pad = { card: null, last: null };
+  // The chip in hand: a seat's spot adds it; the chips of the wager pad choose it.
+  let inHand = localStorage.getItem(`chip-in-hand:${tableId}`) || "25";
+  let opening = false;  // a spot tapped between rounds opened the round: its command is in line
+  let opens = false;  // a round may be opened now (the seats' spots open it)
+  let voiding = false;  // the dealer asks to void the round in play
   let padRound = null;  // the round the pad was last drawn for
   let selectedSeat = null;
   const draft = { type: null, amount: "", bank: null };  // what is being typed survives redraws
   const declined = { shoe: [], position: [] };  // seats that declined the offer on screen
   let offeringShoe = false;  // the dealer holds the big table's shoe and offers it again
   let reporting = false;  // the coup is complete and the dealer reports a card in question
-  let fixing = null;  // the card being corrected: { position, card, hand, rank, suit }
+  let fixing = null;  // the card being corrected: { position, card, hand, right }
   const CORRECTABLE = ["dealing", "house_money", "complete"];
 
   const $ = (id) => document.getElementById(id);
@@ -402,10 +416,12 @@
 
   function drawNext() {
     const t = state.table, shoe = state.shoe, game = state.round;
+    root.dataset.phase = inPlay(game) ? game.state : "between";  // the board's columns follow it
     const playing = inPlay(game) ? game.number : null;
     if (playing !== padRound) {  // a new round: nothing chosen on the pad, its panels closed
       padRound = playing;
-      pad = { rank: null, suit: null };
+      pad = { card: null, last: null };
+      voiding = false;
       $("card-pad").querySelector("details").open = false;
       $("pad-choice").textContent = "—";
       reporting = false;
@@ -413,6 +429,8 @@
     $("card-pad").hidden = true;
     $("wager-pad").hidden = true;
     $("correction").hidden = true;
+    $("voiding").hidden = true;
+    opens = false;
     if (t.status !== "open") {
       return setNext("The table is closed", "", [button("Open the table", "open/", () => ({}))]);
     }
@@ -447,6 +465,8 @@
     const actions = [];
     const due = decksDue();
     const over = shoe.call === "shoe_over" || due;
+    opens = !over && MAY.has("open_round") && MAY.has("place_wager");
+    if (opens) drawWagerPad(game);
     if (!over) actions.push(button("Place your bets: open the round", "round/open/", () => ({})));
     if (help && help.curator && t.curator_seat === 0 && !over) {  // the dealer holds it (004 §7(d))
       actions.push(el("button", { type: "button", class: "big secondary", onclick: () => { offeringShoe = true; declined.shoe = []; drawNext(); } },
@@ -614,14 +634,27 @@
   /* The cut card comes out during a hand: recorded then, the hand is completed and the next is
      the last (000 §9(e), 002, 004 §9(d)). */
   function cutCardOut() {
-    return state.shoe && !state.shoe.cut_card_round
-      ? [button("Cut card came out", "shoe/cut-card/", () => ({}), "secondary")] : [];
+    if (!state.shoe) return [];
+    if (!state.shoe.cut_card_round) return [button("Cut card came out", "shoe/cut-card/", () => ({}), "secondary")];
+    // Recorded: the button stays, done, so nothing below it moves under the dealer's finger.
+    return [el("button", { type: "button", class: "big secondary", disabled: "disabled", "data-key": "cut-card-done" },
+      state.round && state.shoe.cut_card_round === state.round.number ? "Cut card out: one more hand" : "Cut card out")];
+  }
+
+  /* A round dealt may be voided (the shoe ran out, or a floorperson approves): the panel asks. */
+  function voidRound() {
+    return MAY.has("void_round") && !voiding ? [el("button", { type: "button", class: "big secondary", onclick: () => {
+      voiding = true;
+      draw(state);
+    } }, "Void the round…")] : [];
   }
 
   function drawRound(game) {
     if (game.state !== "complete") reporting = false;
     if (fixing && !CORRECTABLE.includes(game.state)) fixing = null;
     if (fixing) drawCorrection(game);
+    if (voiding && !["dealing", "house_money"].includes(game.state)) voiding = false;
+    if (voiding) drawVoiding();
     if (game.state === "betting") {
       const last = state.shoe && state.shoe.cut_card_round && game.number === state.shoe.cut_card_round + 1;
       const actions = [button("No more bets", "round/no-more-bets/", () => ({}), "stop")];
@@ -635,14 +668,16 @@
       }
       drawWagerPad(game);
       return setNext(last ? "Place your bets: LAST HAND" : "Place your bets",
-        "Tap a seat, the wager, then chips.", actions, bankForm(game));
+        "P, B or T on a seat: the chip in hand. Other wagers: tap the seat.",
+        actions, bankForm(game));
     }
     if (game.state === "dealing") {
-      $("card-pad").hidden = fixing !== null;
+      $("card-pad").hidden = fixing !== null || voiding;
       $("pad-expected").textContent = game.expected;
       drawPad();
       return setNext(game.expected || "Deal", MAY.has("correct_card")
-        ? "Enter each card as it leaves the shoe. Mis-keyed? Tap the card in its hand." : "Enter each card as it leaves the shoe.", cutCardOut());
+        ? "Tap each card as dealt. Mis-keyed: tap it in its hand." : "Tap each card as dealt.",
+        [...cutCardOut(), ...voidRound()]);
     }
     if (game.state === "house_money") {  // on the first four cards' pairs, before any third card
       const decided = game.house_money || [];
@@ -664,6 +699,7 @@
         "From the dealer's right, counterclockwise: collect the losing wagers, then pay the winners.", [
           button("House Money settled", "round/house-money/", rides),
           ...cutCardOut(),
+          ...voidRound(),
         ], form);
     }
     if (game.state === "complete") {
@@ -673,7 +709,7 @@
         $("card-pad").querySelector("details").open = true;
         drawPad();
       }
-      return setNext(game.announcement, `${game.drawing}. Collect the losing wagers first, then pay.`, [
+      return setNext(game.announcement, `${game.drawing}.`, [
         button("Settle", "round/settle/", () => ({})),
         el("button", { type: "button", class: "big secondary", onclick: () => {
           reporting = !reporting;
@@ -692,19 +728,12 @@
     $("settlement").hidden = true;
     const hand = fixing.hand === "player" ? "Player" : "Banker";
     $("c-title").textContent = `Correct card ${fixing.position}, ${face(fixing.card)} to the ${hand}: `
-      + `${fixing.rank && fixing.suit ? face(fixing.rank + fixing.suit) : "which card was it?"}`;
-    const pick = (part, value) => { fixing[part] = value; drawCorrection(game); };
-    morph($("c-ranks"), RANKS.map((r) => el("button", {
-      type: "button", class: `key${fixing.rank === r ? " on" : ""}`, "data-key": `rank:${r}`, onclick: () => pick("rank", r),
-    }, r === "T" ? "10" : r)));
-    morph($("c-suits"), SUITS.map(([suit, sym]) => el("button", {
-      type: "button", class: `key suit-${suit}${fixing.suit === suit ? " on" : ""}`, "data-key": `suit:${suit}`,
-      "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[suit], onclick: () => pick("suit", suit),
-    }, sym)));
+      + `${fixing.right ? face(fixing.right) : "which card was it?"}`;
+    morph($("c-deck"), deckKeys((card) => { fixing.right = card; drawCorrection(game); }, fixing.right));
     onTap($("c-send"), async () => {
-      if (!fixing.rank || !fixing.suit) return showError("Choose the card that was dealt: its rank and suit.");
+      if (!fixing.right) return showError("Tap the card that was dealt.");
       const body = {
-        position: fixing.position, card: fixing.rank + fixing.suit, reason: $("c-why").value.trim(),
+        position: fixing.position, card: fixing.right, reason: $("c-why").value.trim(),
         floorperson: $("c-who").value.trim(), password: $("c-pass").value,
       };
       $("c-pass").value = "";
@@ -717,6 +746,26 @@
       }
     });
     onTap($("c-cancel"), () => { fixing = null; drawNext(); drawSteps(); });
+  }
+
+  /* Voiding the round in play: a reason, and a floorperson's approval unless the shoe ran out
+     (000 §13(e)); every wager is returned. */
+  function drawVoiding() {
+    $("voiding").hidden = false;
+    $("card-pad").hidden = true;
+    onTap($("v-send"), async () => {
+      const body = { reason: $("v-why").value.trim() };
+      const who = $("v-who").value.trim();
+      if (who) Object.assign(body, { floorperson: who, password: $("v-pass").value });
+      $("v-pass").value = "";
+      if (await send("round/void/", body)) {
+        voiding = false;
+        $("v-why").value = "";
+        $("v-who").value = "";
+        draw(state);
+      }
+    });
+    onTap($("v-cancel"), () => { voiding = false; draw(state); });
   }
 
   /* California: the player-dealer's bank, what the wagers already commit of it, the fees. */
@@ -750,12 +799,17 @@
     return state.round.wagers.find((w) => w.seat === seat && w.type === type);
   }
 
+  /* The wager pad: while betting, the seat tapped, its wager, chips and an exact amount; between
+     rounds, the chips only (the chip in hand for the seats' spots). */
   function drawWagerPad(game) {
-    const pd = game.player_dealer_seat;
-    if (selectedSeat !== null && (!seatOf(selectedSeat) || !seatOf(selectedSeat).player || selectedSeat === pd)) selectedSeat = null;
+    const between = !inPlay(game);
+    const pd = between ? state.table.player_dealer_seat : game.player_dealer_seat;
+    if (between || (selectedSeat !== null && (!seatOf(selectedSeat) || !seatOf(selectedSeat).player || selectedSeat === pd))) selectedSeat = null;
     $("wager-pad").hidden = false;
+    $("w-types").hidden = between;
+    $("wager-pad").querySelector(".exact").hidden = between;
     const seat = selectedSeat;
-    $("w-seat").textContent = seat === null ? "Tap a seat to take its wagers" : `Seat ${seat}: ${seatOf(seat).player}`;
+    $("w-seat").textContent = between ? "Chips for the next round" : seat === null ? "Tap a seat to take its wagers" : `Seat ${seat}: ${seatOf(seat).player}`;
     const limit = draft.type && state.limits[draft.type];
     if (limit && limit.minimum !== limit.maximum) {
       $("w-seat").append(el("small", { id: "w-limit" }, `${money(limit.minimum)} to ${money(limit.maximum)}`));
@@ -766,7 +820,7 @@
       type: "button", class: `type${draft.type === w ? " on" : ""}`, "data-type": w, "data-key": `type:${w}`,
       "aria-pressed": draft.type === w ? "true" : "false",
       onclick: () => { draft.type = w; drawWagerPad(state.round); },
-    }, wagerName(w))));
+    }, shortName(w))));
     const ready = seat !== null && draft.type !== null;
     const fixed = limit && limit.minimum === limit.maximum ? limit.minimum : null;
     if (fixed) {  // a wager of one amount (Royal 9): one chip places it
@@ -774,12 +828,24 @@
         type: "button", class: "chip fixed", disabled: ready ? null : "disabled", "data-key": "chip:fixed",
         onclick: () => send("round/wagers/", { seat, type: draft.type, amount: fixed }),
       }, `${wagerName(draft.type)} ${money(fixed)}`)]);
-    } else {
+    } else {  // a chip: added to the seat's wager chosen, and taken in hand for the spots
       morph($("chips"), CHIPS.map((c) => el("button", {
-        type: "button", class: "chip", disabled: ready ? null : "disabled", "data-key": `chip:${c}`,
-        onclick: () => addChip(seat, draft.type, cents(c)),
+        type: "button", class: `chip${inHand === c ? " in" : ""}`, "data-key": `chip:${c}`,
+        onclick: () => {
+          if (inHand !== c) {
+            inHand = c;
+            localStorage.setItem(`chip-in-hand:${tableId}`, c);
+          }
+          if (ready) addChip(seat, draft.type, cents(c));
+          drawWagerPad(state.round);
+          drawSeats();
+        },
       }, `+${c}`)));
     }
+    $("in-hand").hidden = Boolean(fixed) || seat !== null;  // a seat chosen: its chips add to it
+    $("in-hand").textContent = between ? `In hand: $${inHand}. P, B or T on a seat places it and opens the round.`
+      : ready ? `Chips add to seat ${seat}'s ${shortName(draft.type)}; $${inHand} in hand for the spots.`
+        : `In hand: $${inHand} for the P, B and T spots.`;
     const amount = $("w-amount");
     if (amount.value !== draft.amount) amount.value = draft.amount;
     amount.oninput = () => { draft.amount = amount.value; };
@@ -792,11 +858,12 @@
         amount.value = "";
       }
     });
-    const mine = seat === null ? [] : game.wagers.filter((w) => w.seat === seat);
+    const mine = seat === null || between ? [] : game.wagers.filter((w) => w.seat === seat);
     const actions = mine.map((w) => el("button", {
       type: "button", class: "small withdraw", "data-key": `withdraw:${w.type}`,
       onclick: () => send("round/wagers/withdraw/", { seat, type: w.type }),
-    }, `Withdraw ${wagerName(w.type)} ${money(w.amount)}`));
+      "aria-label": `Withdraw ${wagerName(w.type)} ${money(w.amount)}`,
+    }, `Withdraw ${shortName(w.type)}`));
     if (seat !== null) {
       actions.push(el("button", { type: "button", class: "small", "data-key": "leave", onclick: async () => {
         if (await ask(`Seat ${seat} leaves the table?`, { ok: "The player leaves" })) send(`seats/${seat}/leave/`, {});
@@ -828,6 +895,16 @@
     } });
   }
 
+  /* A spot's tap: the chip in hand on the seat's wager. Between rounds the first spot tapped
+     opens the round (its command goes first, in line). */
+  function placeChip(seat, type) {
+    if (!inPlay(state.round) && !opening) {
+      opening = true;
+      send("round/open/", {}, { again: true, after: () => { opening = false; } });
+    }
+    addChip(seat, type, cents(inHand));
+  }
+
   /* The amount a seat shows for a wager: as recorded, or as tapped while chips are on their way. */
   function shownCents(seat, type, recorded) {
     const chips = tapped.get(`${seat}:${type}`);
@@ -841,49 +918,51 @@
     node.act = act;
   }
 
+  /* The 52 keys of a card pad: ``chosen`` is drawn as chosen; a tap runs ``pick(card)``. */
+  function deckKeys(pick, chosen) {
+    return DECK.map((code) => el("button", {
+      type: "button", class: `key suit-${code.slice(-1)}${chosen === code ? " on" : ""}`,
+      "data-key": `card:${code}`, "data-card": code,
+      "aria-label": `${code[0] === "T" ? "10" : code.slice(0, -1)} of ${SUIT_NAMES[code.slice(-1)]}`,
+      onclick: () => pick(code),
+    }, face(code)));
+  }
+
   function drawPad() {
     const irregular = $("card-pad").querySelector("details");
-    /* The rank, then the suit: a suit with no rank chosen is not kept (a double-tapped suit
-       never carries over to the next card). */
-    const choose = (part, value) => {
-      if (part === "suit" && !pad.rank) {
-        $("pad-choice").textContent = "the rank first, then the suit";
+    /* One tap, one card. With the irregularity panel open, the tap chooses the card in question
+       instead. The same key tapped again within ARM_MS is a double tap: one card (a second card
+       alike leaves the shoe later than that). */
+    const pick = (card) => {
+      if (irregular.open) {
+        pad.card = card;
+        $("pad-choice").textContent = `${face(card)}: now the irregularity`;
+        return drawKeys();
+      }
+      const now = performance.now();
+      const again = pad.last && pad.last.card === card && now - pad.last.at < ARM_MS;
+      pad.last = { card, at: now };
+      if (again) {
+        $("pad-choice").textContent = `${face(card)} once (tapped twice at once)`;
         return;
       }
-      pad[part] = value;
-      if (pad.rank && pad.suit && irregular.open) {
-        $("pad-choice").textContent = `${face(pad.rank + pad.suit)}: now the irregularity`;
-      } else if (pad.rank && pad.suit) {
-        const card = pad.rank + pad.suit;
-        pad = { rank: null, suit: null };
-        $("pad-choice").textContent = `${face(card)} sent`;
-        send("round/cards/", { card }, { again: true }).then((dealt) => {
-          if (!dealt && $("pad-choice").textContent === `${face(card)} sent`) $("pad-choice").textContent = `${face(card)} not dealt`;
-        });
-      } else {
-        $("pad-choice").textContent = `${pad.rank ? (pad.rank === "T" ? "10" : pad.rank) : "?"}?`;
-      }
-      drawKeys();
+      $("pad-choice").textContent = `${face(card)} sent`;
+      send("round/cards/", { card }, { again: true }).then((dealt) => {
+        if (!dealt && $("pad-choice").textContent === `${face(card)} sent`) $("pad-choice").textContent = `${face(card)} not dealt`;
+      });
     };
-    const drawKeys = () => {
-      morph($("ranks"), RANKS.map((r) => el("button", {
-        type: "button", class: `key${pad.rank === r ? " on" : ""}`, "data-key": `rank:${r}`, onclick: () => choose("rank", r),
-      }, r === "T" ? "10" : r)));
-      morph($("suits"), SUITS.map(([s, sym]) => el("button", {
-        type: "button", class: `key suit-${s}${pad.suit === s ? " on" : ""}`, "data-key": `suit:${s}`,
-        "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s],
-        onclick: () => choose("suit", s),
-      }, sym)));
-    };
+    const drawKeys = () => morph($("deck"), deckKeys(pick, irregular.open ? pad.card : null));
     drawKeys();
     irregular.ontoggle = () => {
+      pad.card = null;
       $("pad-choice").textContent = irregular.open ? "the card, then the irregularity" : "—";
+      drawKeys();
     };
     const report = (kind, disclosed, seen) => el("button", {
       type: "button", class: "big secondary", onclick: async () => {
-        if (!pad.rank || !pad.suit) return showError("Choose the card's rank and suit first, then the irregularity.");
-        const card = pad.rank + pad.suit;
-        pad = { rank: null, suit: null };
+        if (!pad.card) return showError("Tap the card first, then the irregularity.");
+        const card = pad.card;
+        pad.card = null;
         if (await send("round/irregularities/", { kind, card, disclosed })) {
           irregular.open = false;
           reporting = false;
@@ -916,7 +995,7 @@
       type: "button", class: cls, "data-position": dealt.position, "data-key": `card:${dealt.position}`,
       "aria-label": `Correct card ${dealt.position}, ${face(code)}`,
       onclick: () => {
-        fixing = { position: dealt.position, card: code, hand: dealt.hand, rank: null, suit: null };
+        fixing = { position: dealt.position, card: code, hand: dealt.hand, right: null };
         drawNext();
         drawHands();
       },
@@ -937,8 +1016,15 @@
     if (!show) return;
     $("p-total").textContent = game.player_total ?? "";
     $("b-total").textContent = game.banker_total ?? "";
-    $("p-turner").textContent = game.player_turner ? `Cards to seat ${game.player_turner}` : "";
-    $("b-turner").textContent = game.banker_turner ? `Cards to seat ${game.banker_turner}` : "";
+    const turning = ["dealing", "house_money"].includes(game.state) && MAY.has("relinquish_cards");
+    /* Who turns a hand's cards; the player may give up the right, or be made to (000 §8(d)):
+       it passes counterclockwise, to the dealer if nobody takes it. */
+    const turner = (hand, seat) => (seat ? [`Cards to seat ${seat} `, turning ? el("button", {
+      type: "button", class: "small", "data-key": `relinquish:${hand}`,
+      onclick: () => send("round/relinquish/", { hand }),
+    }, `Seat ${seat} gives them up`) : ""] : []);
+    morph($("p-turner"), turner("player", game.player_turner));
+    morph($("b-turner"), turner("banker", game.banker_turner));
     // The announcement is the next step's title (or "Last: ..."), not said twice.
     $("announcement").textContent = "";
   }
@@ -950,33 +1036,50 @@
     const betting = game && game.state === "betting";
     const pd = inPlay(game) ? game.player_dealer_seat : state.table.player_dealer_seat;
     const curator = state.table.curator_seat;
+    // A big table's seats in two rows, as around its layout.
+    const across = state.seats.length > 9 ? Math.ceil(state.seats.length / 2) : state.seats.length;
+    $("seats").style.gridTemplateColumns = `repeat(${across}, minmax(0, 1fr))`;
+    const main = state.rules.wagers.filter((w) => SPOTS[w]).sort((a, b) => LABELS.main.indexOf(a) - LABELS.main.indexOf(b));
     morph($("seats"), state.seats.map((seat) => {
       const mine = wagers.filter((w) => w.seat === seat.number);
       const owed = markers.filter((m) => m.seat === seat.number);
       const takes = betting && seat.player && seat.number !== pd;
+      const spots = (betting || (opens && !inPlay(game))) && seat.player && seat.number !== pd && MAY.has("place_wager")
+        ? [el("div", { class: "spots" }, ...main.map((type) => el("button", {
+          type: "button", class: `spot s-${type}`, "data-key": `spot:${type}`, "data-type": type,
+          "aria-label": `${wagerName(type)} at seat ${seat.number}: add the $${inHand} chip`,
+          onclick: (e) => { e.stopPropagation(); placeChip(seat.number, type); },
+        }, SPOTS[type])))] : [];
       const roles = [];
-      if (pd === seat.number) roles.push(el("div", { class: "role" }, "Player-dealer"));
-      if (curator && curator === seat.number) roles.push(el("div", { class: "role" }, "Holds the shoe"));
+      if (pd === seat.number) roles.push(el("span", { class: "role" }, "Player-dealer"));
+      if (curator && curator === seat.number) roles.push(el("span", { class: "role" }, "Holds the shoe"));
+      const choose = () => {
+        if (takes) { selectedSeat = seat.number; drawWagerPad(state.round); drawSeats(); }
+      };
+      /* The head: the seat's number and player (and role). While wagers are taken it is the
+         button that chooses the seat for the wager pad; an empty seat's head holds the button
+         that seats a player while the table is open. */
+      const number = el("span", { class: "seat-no" }, String(seat.number));
+      const head = takes
+        ? el("button", { type: "button", class: "seat-head", "data-key": "head", onclick: choose,
+          "aria-label": `Seat ${seat.number}, ${seat.player}: other wagers and amounts` },
+        number, el("span", { class: "seat-who" }, seat.player), ...roles)
+        : el("div", { class: "seat-head", "data-key": "head" }, number,
+          !seat.player && state.table.status === "open" ? el("button", {
+            type: "button", class: "small sit", onclick: async (e) => {
+              e.stopPropagation();
+              const name = await ask(`Seat a player at seat ${seat.number}`, { label: "Name or description", ok: "Seat the player" });
+              if (name) send(`seats/${seat.number}/sit/`, { player: name });
+            },
+          }, "Seat a player") : el("span", { class: "seat-who" }, seat.player || "empty"), ...roles);
       return el("div", {
         class: `seat${seat.player ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
-        "data-seat": seat.number, "data-key": `seat:${seat.number}`,
-        role: takes ? "button" : null, tabindex: takes ? "0" : null,
-        onclick: () => {
-          if (takes) { selectedSeat = seat.number; drawWagerPad(state.round); drawSeats(); }
-        },
+        "data-seat": seat.number, "data-key": `seat:${seat.number}`, onclick: choose,
       },
-      el("div", { class: "seat-head" }, el("span", { class: "seat-no" }, String(seat.number)),
-        el("span", { class: "seat-who" }, seat.player || "empty")),
-      ...roles,
+      head,
       ...wagersShown(seat.number, mine),
-      ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)),
-      !seat.player && state.table.status === "open" ? el("button", {
-        type: "button", class: "small", onclick: async (e) => {
-          e.stopPropagation();
-          const name = await ask(`Seat a player at seat ${seat.number}`, { label: "Name or description", ok: "Seat the player" });
-          if (name) send(`seats/${seat.number}/sit/`, { player: name });
-        },
-      }, "Seat a player") : "");
+      ...spots,
+      ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)));
     }));
   }
 
@@ -986,14 +1089,29 @@
     const recorded = new Map(mine.map((w) => [w.type, cents(w.amount)]));
     const onTheirWay = [...tapped.keys()].filter((where) => where.startsWith(`${seat}:`))
       .map((where) => where.split(":")[1]).filter((type) => !recorded.has(type));
-    return [...recorded.keys(), ...onTheirWay].map((type) => {
+    return [...recorded.keys(), ...onTheirWay].flatMap((type) => {
       const was = recorded.get(type) ?? 0;
       const shown = shownCents(seat, type, was);
       const sending = !recorded.has(type) || shown !== was;
-      return el("div", { class: `wager w-${type}${sending ? " sending" : ""}` },
-        `${wagerName(type).replace(/ Progressive$/, "")} ${money(dollars(shown))}${sending ? " …" : ""}`,
-        ...(type === "royal9" ? royalOf(seat) : []));
+      // One line; the amount is never cut short: a narrow seat cuts the wager's name from its
+      // start (the line runs right to left, its words left to right). Dashed: on its way.
+      const amount = money(dollars(shown));
+      const name = fits(`${shortName(type)} ${amount}`) ? shortName(type) : LABELS.marks[type];
+      return [el("div", { class: `wager w-${type}${sending ? " sending" : ""}`, title: `${wagerName(type)} ${amount}` },
+        `${name} ${amount}`), ...(type === "royal9" ? royalOf(seat) : [])];
     });
+  }
+
+  /* Whether a wager's line fits a seat's width as the seats are laid out now (else the wager is
+     named by its mark: B $1000.00). */
+  function fits(text) {
+    const box = $("seats"), across = state.seats.length > 9 ? Math.ceil(state.seats.length / 2) : state.seats.length;
+    const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+    const room = (box.clientWidth - gap * (across - 1)) / across - 8;  // the tile's border and padding
+    fits.canvas = fits.canvas || document.createElement("canvas").getContext("2d");
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    fits.canvas.font = `${0.78 * rem}px ${getComputedStyle(box).fontFamily}`;
+    return fits.canvas.measureText(text).width <= room;
   }
 
   /* A chair with a Royal 9 wager: its Personal King-9 combination, pre-printed on the layout. */
@@ -1001,7 +1119,7 @@
     const royal = help && help.royal9;
     if (!royal || !royal.personal[seat]) return [];
     const cards = royal.personal[seat].map(face).join(" ");
-    return [" ", el("span", { class: "personal", title: `Personal King-9: ${cards}` }, cards)];
+    return [el("div", { class: "personal", title: `Personal King-9: ${cards}` }, cards)];
   }
 
   function drawSteps() {
@@ -1019,10 +1137,12 @@
       title = `Round ${game.number} settled, in order`;
     }
     $("settlement").hidden = !steps.length;
-    $("settlement-title").textContent = title;
+    $("settlement-title").replaceChildren(title, game && game.state === "complete"
+      ? el("small", {}, "Collect the losing wagers first, then pay.") : "");
+    // In columns, a line a step: a full big table's settlement fits beside nothing else.
     $("steps").replaceChildren(...steps.map((s) => el("li", { class: `step a-${s.action}` },
-      el("strong", {}, stepName(s.action)), ` seat ${s.seat} `,
-      s.type ? `${wagerName(s.type)} ` : "", el("span", { class: "amt" }, money(s.amount)))));
+      el("strong", {}, stepName(s.action)), " ", el("span", { class: "st-seat" }, el("span", { class: "sr" }, "seat "), String(s.seat)), " ",
+      s.type ? el("span", { title: wagerName(s.type) }, `${shortName(s.type)} `) : "", el("span", { class: "amt" }, money(s.amount)))));
   }
 
   function drawMarkers() {

@@ -16,11 +16,8 @@ AXE = Path(__file__).resolve().parents[2] / "var" / f"axe-core-{AXE_VERSION}" / 
 
 
 def tap_card(page: Any, card: str) -> None:
-    """Tap the card's rank, then its suit, on the pad."""
-    rank, suit = card[:-1], card[-1]
-    page.click(f"#ranks button:text-is('{'10' if rank == 'T' else rank}')")
-    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
-    page.click(f"#suits button:text-is('{symbol}')")
+    """Tap the card's key on the pad (one key a card: 7H is the key 7♥)."""
+    page.click(f"#deck button[data-card='{card}']")
 
 
 def deal(page: Any, cards: list[str]) -> None:

@@ -48,7 +48,7 @@ def a_round(page, wagers: list[tuple[int, str, str]], cards: list[str]) -> None:
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#next-title:text-is('Place your bets')")
     for seat, kind, chip in wagers:
-        page.click(f".seat[data-seat='{seat}']")
+        page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
         page.click(f"#w-types button[data-type='{kind}']")
         page.click(
             f"#chips button:text-is('{chip}')"
@@ -62,7 +62,7 @@ def a_round(page, wagers: list[tuple[int, str, str]], cards: list[str]) -> None:
     page.click("text=No more bets")
     page.wait_for_selector("#card-pad:not([hidden])")
     deal(page, cards)
-    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement-title:text('settled')")
 

@@ -16,7 +16,7 @@ __all__ = ["daphne"]
 
 
 def wager(page, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']")
+    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
     page.click(f"#w-types button[data-type='{kind}']")
     page.click(f"#chips button:text-is('+{chip}')")
     page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
@@ -62,7 +62,7 @@ def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
     assert screen_faults(page, None) == {}
     page.click("text=No more bets")
     deal(page, ["9H", "2C", "KS", "3D"])  # Player wins, 9 over 5
-    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
     steps = page.inner_text("#steps")
     assert "Collect the collection fee seat 2 $1.00" in steps
     assert "Pay seat 5 Player $100.00" in steps
@@ -78,7 +78,7 @@ def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
     page.wait_for_selector("#t-shoe dd:text-is('seat 2 · hand 2 of 2')")
     page.click("text=No more bets")
     deal(page, ["9H", "2C", "KS", "3D"])
-    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
     steps = page.inner_text("#steps")
     assert "Pay seat 5 Player $50.00" in steps
     assert "Return seat 5 Player $50.00" in steps

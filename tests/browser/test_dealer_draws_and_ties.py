@@ -26,11 +26,11 @@ def open_with_wagers(page, name: str) -> None:
         page.fill("#bank", "1000")
         page.click("#bank-set")
         page.wait_for_selector("#bank-commit")
-    page.click(".seat[data-seat='2']")
+    page.click(".seat[data-seat='2']", position={"x": 16, "y": 12})
     page.click("#w-types button[data-type='banker']")
     page.click("#chips button:text-is('+100')")
     page.wait_for_selector(".seat[data-seat='2'] .wager:text('Banker $100.00')")
-    page.click(".seat[data-seat='5']")
+    page.click(".seat[data-seat='5']", position={"x": 16, "y": 12})
     page.click("#w-types button[data-type='player']")
     page.click("#chips button:text-is('+25')")
     page.wait_for_selector(".seat[data-seat='5'] .wager:text('Player $25.00')")
@@ -39,7 +39,7 @@ def open_with_wagers(page, name: str) -> None:
 
 
 def settle(page) -> list[str]:
-    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
     steps = page.locator("#steps li").all_inner_texts()
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement-title:text('settled')")

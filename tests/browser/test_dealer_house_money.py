@@ -10,7 +10,7 @@ from tests.tablegame.conftest import ready_table
 
 
 def wager(page, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']")
+    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
     page.click(f"#w-types button[data-type='{kind}']")
     page.click(f"#chips button:text-is('+{chip}')")
     page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
@@ -43,7 +43,7 @@ def test_house_money_rides_and_marked_commission_is_collected_on_the_tablet(
     page.click("text=House Money settled")
     page.wait_for_selector("#card-pad:not([hidden])")
     deal(page, ["5D", "4C"])
-    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement-title:text('settled')")
 

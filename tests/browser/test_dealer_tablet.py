@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from tablegame.models import Round
 from tests.browser.conftest import log_in, shot
+from tests.browser.dealer_screen import tap_card
 from tests.tablegame.conftest import ready_table
-
-
-def tap_card(page, card: str) -> None:
-    rank, suit = card[:-1], card[-1]
-    page.click(f"#ranks button:text-is('{'10' if rank == 'T' else rank}')")
-    symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
-    page.click(f"#suits button:text-is('{symbol}')")
 
 
 def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser):
@@ -20,7 +14,7 @@ def test_a_dealer_plays_a_round_on_the_tablet(floor_staff, live_server, browser)
     page.goto(f"{live_server.url}/dealer/{table.pk}/")
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#next-title:text-is('Place your bets')")
-    page.click(".seat:has(.seat-no:text-is('1'))")
+    page.click(".seat:has(.seat-no:text-is('1'))", position={"x": 16, "y": 12})
     page.click("#w-types button[data-type='banker']")
     page.fill("#w-amount", "6000")
     page.click("text=Take the wager")
@@ -63,25 +57,25 @@ def test_the_tablet_offers_the_tables_wagers_by_the_engines_labels_in_layout_ord
     floor_staff, live_server, browser
 ):
     table = ready_table("ma-big-ez", floor_staff["dealer"], floor_staff["floor"])
-    offered = [t.label for t in table.rules.offered_wagers]
+    offered = [t.short_label for t in table.rules.offered_wagers]
     page = log_in(browser.start(), live_server, "dealer")
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"{live_server.url}/dealer/{table.pk}/")
     page.click("text=Place your bets: open the round")
     page.wait_for_selector("#next-title:text-is('Place your bets')")
-    page.click(".seat:has(.seat-no:text-is('2'))")
+    page.click(".seat:has(.seat-no:text-is('2'))", position={"x": 16, "y": 12})
     shown = page.locator("#w-types button").all_inner_texts()
     assert shown == offered
-    assert shown[:4] == ["Player", "Banker", "Tie", "Dragon Bonus on Player"]
-    assert shown[-1] == "Royal 9 Progressive"
+    assert shown[:4] == ["Player", "Banker", "Tie", "DB Player"]  # the engine's short labels
+    assert shown[-1] == "Royal 9"
     page.click("#w-types button[data-type='dragon_bonus_player']")
     page.fill("#w-amount", "100")
     page.click("text=Take the wager")
-    page.wait_for_selector(".wager:text('Dragon Bonus on Player $100.00')")
+    page.wait_for_selector(".wager:text('DB Player $100.00')")
     page.click("text=No more bets")
     page.wait_for_selector("#card-pad:not([hidden])")
     ink, paper = page.eval_on_selector(
-        "#ranks button", "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]"
+        "#deck button", "b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]"
     )
     assert ink != paper  # the keypad's ranks can be read
     page.click("#card-pad summary")

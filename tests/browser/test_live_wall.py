@@ -95,7 +95,7 @@ def test_the_wall_shows_each_card_as_the_dealer_enters_it(floor_staff, daphne, b
     dealer.goto(f"{daphne.url}/dealer/{table.pk}/")
     dealer.click("text=Place your bets: open the round")
     dealer.wait_for_selector("#next-title:text-is('Place your bets')")
-    dealer.click(".seat:has(.seat-no:text-is('1'))")
+    dealer.click(".seat:has(.seat-no:text-is('1'))", position={"x": 16, "y": 12})
     dealer.click("#w-types button[data-type='banker']")
     dealer.fill("#w-amount", "100")
     dealer.click("text=Take the wager")

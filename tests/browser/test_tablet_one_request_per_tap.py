@@ -36,7 +36,7 @@ def tablet(floor_staff, live_server, browser, profile: str) -> tuple[Any, Any]:
 
 
 def wager(page: Any, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']")
+    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
     page.click(f"#w-types button[data-type='{kind}']")
     page.click(f"#chips button:text-is('+{chip}')")
     page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
@@ -58,7 +58,7 @@ def test_a_mini_table_round_and_its_repeat_cost_one_request_a_tap(
     page.click("text=No more bets")
     deal(page, ["4H", "9C", "2S", "KS"])
     # The settlement before Settle came with the card that completed the coup.
-    page.wait_for_selector("#settlement-title:text-is('To settle, in order')")
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
     assert "Pay seat 1 Banker $100.00" in page.inner_text("#steps")
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement-title:text('settled')")
