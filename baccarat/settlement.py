@@ -119,6 +119,20 @@ class Settlement:
     player_dealer_net: Decimal | None = None
 
 
+def player_dealer_result(steps: Iterable[Step]) -> Decimal:
+    """The player-dealer's result of a hand, recounted from its settlement steps (001): the
+    losing wagers it collected less the winning wagers it paid (``Settlement.player_dealer_net``).
+    The collection fees are not in it: they are collected apart, before the action, and the whole
+    bank covers the wagers; nor are the wagers returned, which it neither won nor paid."""
+    net = ZERO
+    for s in steps:
+        if s.phase == "round" and s.action is Action.COLLECT:
+            net += s.amount
+        elif s.phase == "round" and s.action is Action.PAY:
+            net -= s.amount
+    return net
+
+
 def check_wagers(
     wagers: Sequence[Wager], rules: RulesSubmission, player_dealer: PlayerDealer | None = None
 ) -> None:

@@ -660,6 +660,24 @@ class WagerWithdrawn(TablePayload):
         return f"Seat {self.seat}: {self.wager.label}"
 
 
+@dataclasses.dataclass(frozen=True)
+class CarriedFrom:
+    """The player-dealer's last hand, whose bank it carries into this one (001)."""
+
+    shoe: int
+    round: int
+    bank: Decimal
+    """Its bank then."""
+    result: Decimal
+    """What it won there (less than zero: lost), recounted from that hand's settlement steps:
+    the losing wagers collected less the winners paid."""
+
+    @property
+    def after(self) -> Decimal:
+        """The bank after that hand: what it carries."""
+        return self.bank + self.result
+
+
 @event_kind
 @dataclasses.dataclass(frozen=True)
 class PlayerDealerBank(TablePayload):
@@ -668,9 +686,24 @@ class PlayerDealerBank(TablePayload):
 
     round: int
     bank: Decimal
+    carried_from: CarriedFrom | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """Set when the round opened with the bank carried from the player-dealer's last hand;
+    None when the dealer recorded it (and in older records)."""
 
     def describe(self) -> str:
-        return f"{_money(self.bank)} covers this hand's wagers"
+        covers = f"{_money(self.bank)} covers this hand's wagers"
+        source = self.carried_from
+        if source is None:
+            return covers
+        outcome = (
+            f"{_money(source.result)} won"
+            if source.result >= 0
+            else f"{_money(-source.result)} lost"
+        )
+        return (
+            f"{covers}, carried from round {source.round} of shoe {source.shoe}: "
+            f"{_money(source.bank)}, {outcome}"
+        )
 
 
 @event_kind

@@ -11,7 +11,10 @@ columns (``casino.rows``), whose rows become model instances as the ORM would ma
   (``game.wagers.all()`` reads no more), kept in order when the action adds one
   (``add_wager``, ``add_card``, ``keep_list``);
 - ``live(table)`` answers the actions' questions (``round``, ``shoe``, ``seats``, ``limit``);
-- ``shoe.last_round_number()`` answers from what was read here.
+- ``shoe.last_round_number()`` answers from what was read here;
+- between rounds at a California table whose player-dealer has banked a hand in the position,
+  the round it banked last, with its settlement steps (``Live.banked``): what its bank carries
+  from, for the round the next command may open.
 
 Run after ``SELECT ... FOR UPDATE`` of the table, in its own statement: under READ COMMITTED a
 statement that waited for the lock still sees what was committed when it began, so these reads
@@ -46,13 +49,14 @@ from tablegame.models import (
     Irregularity,
     Round,
     Seat,
+    SettlementStep,
     Shoe,
     Table,
     TableLimit,
     TableRules,
     Wager,
 )
-from tablegame.models.rounds import ACTIVE_ROUND_STATES
+from tablegame.models.rounds import ACTIVE_ROUND_STATES, ENDED_ROUND_STATES
 from tablegame.models.vigorish import CommandRecord
 
 M = TypeVar("M", bound=models.Model)
@@ -80,6 +84,27 @@ class Live:
     @cached_property
     def last_round(self) -> Round | None:
         return self.table.active_round()
+
+    @cached_property
+    def banked(self) -> Banked | None:
+        """Between rounds, at a table whose player-dealer has banked a hand in the position
+        (``Table.player_dealer_hands``; taking or moving the position starts it at none): the
+        table's last round that ended, settled or void, whatever its shoe (simulated rounds
+        aside), with its steps. None otherwise."""
+        table = self.table
+        if table.player_dealer_seat is None or not table.player_dealer_hands:
+            return None
+        ended = table.rounds.filter(state__in=ENDED_ROUND_STATES, simulated=False)
+        game = ended.select_related("shoe").order_by("-settled_at", "-pk").first()
+        if game is None:
+            return None
+        _prefetch(game, "steps", list(game.steps.all()))
+        seat = game.player_dealer_seat
+        same_player = (
+            seat is not None
+            and table.seats.filter(number=seat, occupied_since__lte=game.opened_at).exists()
+        )
+        return Banked(game, shoe=game.shoe.number, same_player=same_player)
 
     @cached_property
     def shoe(self) -> Shoe | None:
@@ -125,6 +150,19 @@ class Live:
     assignments: list[tuple[int, int, str, str]] | None = None
     """When read after the lock: the dealer assignments in force of the command's user or of
     this table, as ``(dealer id, table id, table name, dealer's username)``."""
+
+
+@dataclass(frozen=True)
+class Banked:
+    """The round a player-dealer banked last (``Live.banked``)."""
+
+    game: Round
+    """Settled or void, with its settlement steps (``game.steps.all()`` reads no more)."""
+    shoe: int
+    """The number of its shoe."""
+    same_player: bool
+    """Whoever sits at its player-dealer seat sat there when it opened (nobody else sat down
+    there since)."""
 
 
 @dataclass(frozen=True)
@@ -252,8 +290,8 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     game = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
     rules = rows.instance(TableRules, [next(values) for _ in rows.fields(TableRules)])
     shoe = rows.instance(Shoe, [next(values) for _ in rows.fields(Shoe)])
-    rounds_dealt, wagers, cards, irregularities, seats, limits, assignments = (
-        next(values) for _ in range(7)
+    rounds_dealt, wagers, cards, irregularities, seats, limits, assignments, banked = (
+        next(values) for _ in range(8)
     )
     if shoe is not None:
         shoe.__dict__["_last_round_number"] = rounds_dealt
@@ -266,9 +304,9 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
             game._state.fields_cache["rules"] = rules
         if shoe is not None and shoe.pk == game.shoe_id:
             game._state.fields_cache["shoe"] = shoe
-        _prefetch(game, "wagers", _children(Wager, wagers, game))
-        _prefetch(game, "cards", _children(Card, cards, game))
-        _prefetch(game, "irregularities", _children(Irregularity, irregularities, game))
+        _prefetch(game, "wagers", _children(Wager, _json(wagers), game))
+        _prefetch(game, "cards", _children(Card, _json(cards), game))
+        _prefetch(game, "irregularities", _children(Irregularity, _json(irregularities), game))
     facts.user_id = user_id
     facts.assignments = [(a[0], a[1], a[2], a[3]) for a in json.loads(assignments)]
     facts.__dict__.update(
@@ -276,6 +314,7 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         shoe=shoe,
         seats=list(seats),
         limits_json=limits,
+        banked=None if banked is None else _banked(banked),
     )
     head = Head(head_sequence or 0, head_hash or GENESIS_HASH)
     return Facts(done_id=done_id, head=head)
@@ -287,6 +326,7 @@ def _statement() -> str:
     c, t, q = rows.column, rows.table, connection.ops.quote_name
     pk = q("id")
     states = ", ".join(f"'{state}'" for state in ACTIVE_ROUND_STATES)
+    ended = ", ".join(f"'{state}'" for state in ENDED_ROUND_STATES)
     dealer, at_table = c(DealerAssignment, "dealer"), c(DealerAssignment, "table")
     return f"""
 SELECT
@@ -317,7 +357,22 @@ SELECT
     JOIN {t(Table)} dt ON dt.{pk} = a.{at_table}
     JOIN {t(User)} du ON du.{pk} = a.{dealer}
     WHERE a.{c(DealerAssignment, "relieved_at")} IS NULL
-      AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk}))
+      AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk})),
+  CASE WHEN r.{pk} IS NULL AND tb.{c(Table, "player_dealer_seat")} IS NOT NULL
+    AND tb.{c(Table, "player_dealer_hands")} > 0 THEN (
+    SELECT json_build_array(row_to_json(p),
+      (SELECT coalesce(json_agg(row_to_json(x) ORDER BY x.{c(SettlementStep, "index")}), '[]')
+        FROM {t(SettlementStep)} x WHERE x.{c(SettlementStep, "round")} = p.{pk}),
+      (SELECT ps.{c(Shoe, "number")} FROM {t(Shoe)} ps WHERE ps.{pk} = p.{c(Round, "shoe")}),
+      EXISTS (SELECT 1 FROM {t(Seat)} pst
+        WHERE pst.{c(Seat, "table")} = tb.{pk}
+          AND pst.{c(Seat, "number")} = p.{c(Round, "player_dealer_seat")}
+          AND pst.{c(Seat, "occupied_since")} <= p.{c(Round, "opened_at")}))::text
+    FROM {t(Round)} p
+    WHERE p.{c(Round, "table")} = tb.{pk} AND p.{c(Round, "state")} IN ({ended})
+      AND NOT p.{c(Round, "simulated")}
+    ORDER BY p.{c(Round, "settled_at")} DESC, p.{pk} DESC LIMIT 1)
+  END
 FROM {t(Table)} tb
 LEFT JOIN LATERAL (
   SELECT e.{c(Event, "sequence")} AS seq, e.{c(Event, "hash")} AS hash FROM {t(Event)} e
@@ -342,8 +397,17 @@ WHERE tb.{pk} = %(table)s
 """
 
 
-def _children(model: type[M], text: str, parent: Round) -> list[M]:
-    found = [rows.from_json(model, data) for data in _json(text)]
+def _banked(text: str) -> Banked:
+    """``Live.banked`` as the statement read it: the round, its steps, its shoe's number and
+    whether its player-dealer's seat has had the same player since."""
+    row, steps, shoe, same_player = _DECODER.decode(text)
+    game = rows.from_json(Round, row)
+    _prefetch(game, "steps", _children(SettlementStep, steps, game))
+    return Banked(game, shoe=shoe, same_player=same_player)
+
+
+def _children(model: type[M], read: list[dict[str, Any]], parent: Round) -> list[M]:
+    found = [rows.from_json(model, data) for data in read]
     for row in found:
         row._state.fields_cache["round"] = parent
     return found

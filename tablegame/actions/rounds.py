@@ -27,6 +27,7 @@ from baccarat.settlement import (
     Settlement,
     Step,
     check_wagers,
+    player_dealer_result,
     settle,
     settle_house_money,
 )
@@ -95,6 +96,7 @@ def open_round(table: Table, *, actor: Actor) -> Round:
         raise ActionError("Offer the shoe: nobody is curator.")
     if rules.player_dealer and table.player_dealer_seat is None:
         raise ActionError("Offer the player-dealer position: nobody holds it.")
+    carried = _carried_bank(table) if rules.player_dealer else None  # 001
     game = rows.insert(
         Round(
             table=table,
@@ -103,6 +105,7 @@ def open_round(table: Table, *, actor: Actor) -> Round:
             rules=rules_record,
             curator_seat=table.curator_seat,
             player_dealer_seat=table.player_dealer_seat,
+            player_dealer_bank=carried.after if carried else None,
         )
     )
     shoe.note_round(number)
@@ -111,8 +114,45 @@ def open_round(table: Table, *, actor: Actor) -> Round:
     facts.round = game
     dealer = dealer_dealing(table, actor)
     record(table, actor, events.RoundOpened(shoe=shoe.number, round=number, dealer=dealer))
+    if carried:
+        record(
+            table,
+            None,
+            events.PlayerDealerBank(round=number, bank=carried.after, carried_from=carried),
+        )
     hand_over(game=game, shoe=shoe, cards=[])
     return game
+
+
+def _carried_bank(table: Table) -> events.CarriedFrom | None:
+    """California: the player-dealer's bank carried into the new hand (001).
+
+    The player-dealer collects the losing wagers and pays the winners from its bank, so it banks
+    the next hand of its position with its last hand's bank plus what it collected, less what it
+    paid (``player_dealer_result``; its collection fee is collected apart, before the action).
+    Its last hand is the table's last round that ended, settled or void (a void round returned
+    every wager), whatever its shoe: the position is offered around the table every two hands,
+    not every shoe. None when the position was just taken, moved or offered again (the bank is
+    recorded), when another player sat down at the seat since, or when the bank is exhausted."""
+    if not table.player_dealer_hands:  # taken, moved or rotated: a bank of its own, recorded
+        return None
+    last = live(table).banked
+    if last is None or not last.same_player:
+        return None
+    before = last.game
+    if before.player_dealer_seat != table.player_dealer_seat or not before.player_dealer_bank:
+        return None
+    result = player_dealer_result(_engine_step(s) for s in before.steps.all())
+    carried = events.CarriedFrom(
+        shoe=last.shoe, round=before.number, bank=before.player_dealer_bank, result=result
+    )
+    return carried if carried.after > 0 else None
+
+
+def _engine_step(step: SettlementStep) -> Step:
+    """A recorded settlement step as the engine made it."""
+    wager = WagerType(step.wager_type) if step.wager_type else None
+    return Step(StepAction(step.action), step.seat, wager, step.amount, step.phase)
 
 
 def _engine_wagers(game: Round, taken: Iterable[Wager] | None = None) -> list[EngineWager]:
@@ -240,7 +280,9 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
 
 @action
 def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -> Round:
-    """California: the player-dealer's bank for this hand, before "no more bets"."""
+    """California: the player-dealer's bank for this hand, before "no more bets": recorded for
+    a player-dealer new to the position, or changed from the bank carried from its last hand
+    (money added or taken off: 001 limits what it may win or lose to its wager, not the wager)."""
     table = lock_table(table)
     game = _round(table)
     if game.player_dealer_seat is None:

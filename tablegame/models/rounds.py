@@ -28,6 +28,8 @@ MONEY: Money = {"max_digits": 12, "decimal_places": 2}
 
 #: A round in one of these states is the one in play at its table.
 ACTIVE_ROUND_STATES = ("betting", "dealing", "house_money", "complete")
+#: A round in one of these states has ended: its wagers settled, or all returned.
+ENDED_ROUND_STATES = ("settled", "void")
 
 
 #: A row of the query: the round, with what ``annotate()`` adds.

@@ -234,3 +234,45 @@ def test_a_royal_9_settlement_keeps_to_its_budget_whether_a_meter_is_won_or_not(
     assert tablet.state(big)["meters"]["spade"] == "450.00"
     budget = COMMAND_BUDGETS["round/settle/ (Royal 9)"]
     assert contributed == won == Used(command=budget, request=budget + AUTH + SAVEPOINTS)
+
+
+def test_a_california_hand_opens_with_the_bank_carried_within_the_budget(
+    tablet: Tablet, dealer: User, floor: User
+) -> None:
+    """The player-dealer's last hand and its steps are read with the table's state after the lock
+    (``Live.banked``): the next hand opens with its bank carried for no query more, and the
+    answer gives the tablet the bank and the record's carried event."""
+    california = deal_at(table_for("ca-commission-free"), dealer, floor)  # the dealer moves
+    tablet.do(california, "open/")
+    for seat in (1, 2, 4):
+        tablet.do(california, f"seats/{seat}/sit/", {"player": f"P{seat}"})
+    tablet.do(california, "player-dealer/", {"seat": 4})
+    tablet.do(california, "shoe/receive/", {"decks": 8, "preinspected": True})
+    cut = {"seat": None, "declined": [4, 2, 1], "position": 100, "cover_from_back": 20}
+    tablet.do(california, "shoe/cut/", cut)
+    tablet.do(california, "shoe/burn/", {"first_card": "KD"})
+    first, answer = sent(tablet, california, "round/open/")
+    tablet.kept[california.pk] = apply_answer(tablet.kept[california.pk], answer)
+    tablet.do(california, "round/player-dealer-bank/", {"bank": "100"})
+    tablet.do(california, "round/wagers/", {"seat": 1, "type": "banker", "amount": "50"})
+    tablet.do(california, "round/no-more-bets/")
+    for card in ("9H", "2C", "KS", "3D"):  # Player 9 over Banker 5: seat 1's 50 collected
+        tablet.do(california, "round/cards/", {"card": card})
+    tablet.do(california, "round/settle/")
+
+    carried, answer = sent(tablet, california, "round/open/")
+    assert carried == first
+    assert carried.command <= COMMAND_BUDGETS["round/open/"]
+    assert (answer["round"]["player_dealer_bank"], answer["round"]["bank"]["bank"]) == (
+        "150.00",
+        "150.00",
+    )
+    assert [e["action"] for e in answer["events"]] == ["round_opened", "player_dealer_bank"]
+    assert answer["events"][1]["data"]["carried_from"] == {
+        "shoe": 1,
+        "round": 1,
+        "bank": "100.00",
+        "result": "50.00",
+    }
+    kept = apply_answer(tablet.kept[california.pk], answer)
+    assert kept == tablet.state(california), "the opening's answer left the tablet's bank stale"

@@ -22,7 +22,14 @@ from baccarat.profiles import (
     SettlementProcedure,
     rules_submission,
 )
-from baccarat.settlement import Action, PlayerDealer, Settlement, Wager, settle
+from baccarat.settlement import (
+    Action,
+    PlayerDealer,
+    Settlement,
+    Wager,
+    player_dealer_result,
+    settle,
+)
 from baccarat.wagers import Result
 from baccarat.wagertypes import WagerType
 
@@ -572,6 +579,7 @@ def test_the_bank_covers_until_exhausted_and_the_rest_is_returned_at_1_to_2() ->
     assert (settled(result, 3, B).payout, settled(result, 3, B).returned) == (d(70), d(10))
     assert (settled(result, 1, B).payout, settled(result, 1, B).returned) == (d(0), d(30))
     assert result.player_dealer_net == d(-100)
+    assert player_dealer_result(result.steps) == d(-100)  # the fees are not the bank's
 
 
 def test_the_bank_covers_until_exhausted_and_the_rest_is_returned_at_8_to_1() -> None:

@@ -26,7 +26,16 @@ from baccarat.profiles import (
     SettlementProcedure,
     VigorishCollection,
 )
-from baccarat.settlement import Action, PlayerDealer, SettledWager, Settlement, Step, Wager, settle
+from baccarat.settlement import (
+    Action,
+    PlayerDealer,
+    SettledWager,
+    Settlement,
+    Step,
+    Wager,
+    player_dealer_result,
+    settle,
+)
 from baccarat.wagers import Result
 from baccarat.wagertypes import WagerType
 
@@ -318,6 +327,8 @@ def check_california(
     collected = total(round_steps, Action.COLLECT)
     paid = total(round_steps, Action.PAY)
     assert result.player_dealer_net == collected - paid
+    # recounted from the steps, as the next hand's carried bank is (001)
+    assert player_dealer_result(result.steps) == result.player_dealer_net
     assert -pd.bank <= collected - paid <= pd.bank
     # follow the bank step by step: a wager is only partly covered once the bank is exhausted
     net = Decimal(0)

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tablegame import actions, live
-from tablegame.models import Round, Wager
+from tablegame.models import Round, Table, Wager
 from tests.tablegame.conftest import dealer, floor, ready_table, staff
 
 __all__ = ["dealer", "floor", "staff"]
@@ -56,3 +56,58 @@ def test_the_round_read_after_the_lock_has_its_rows_and_chains_on_them_alone(dea
         assert all(w.round is game for w in banker)  # the round itself, as the manager gives it
         assert game.wagers.update(ride="") == 3  # this round's three, not the other table's
     assert Wager.objects.filter(round__table=other).count() == 4
+
+
+def banked_after_lock(table) -> live.Banked | None:
+    with transaction.atomic():
+        locked = live.lock(table.pk)
+        assert locked is not None
+        live.read_after_lock(locked, user_id=None, key="")
+        return live.live(locked).banked
+
+
+def seen(banked: live.Banked | None) -> tuple | None:
+    if banked is None:
+        return None
+    game = banked.game
+    steps = [(s.index, s.phase, s.action, s.seat, s.wager_type, s.amount) for s in game.steps.all()]
+    return (
+        game.pk,
+        game.player_dealer_bank,
+        game.opened_at,
+        banked.shoe,
+        banked.same_player,
+        steps,
+    )
+
+
+def test_the_player_dealers_last_hand_is_read_after_the_lock_as_the_orm_reads_it(dealer, floor):
+    """Between rounds, with the steps the bank carries from (``open_round``): the same round,
+    figures and steps, and whether the same player still sits at the seat."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the live read is PostgreSQL's")
+    table = ready_table("ca-commission-free", dealer, floor)
+    actions.take_player_dealer(table, seat=2, actor=dealer)
+    assert banked_after_lock(table) is None  # no hand banked in the position yet
+    actions.open_round(table, actor=dealer)
+    actions.set_player_dealer_bank(table, bank="100", actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="50", actor=dealer)
+    actions.place_wager(table, seat=5, wager="player", amount="30", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ("9H", "2C", "KS", "3D"):
+        actions.deal_card(table, card=card, actor=dealer)
+    game = actions.settle_round(table, actor=dealer)
+
+    read = banked_after_lock(table)
+    assert seen(read) == seen(live.Live(Table.objects.get(pk=table.pk)).banked)
+    assert read is not None and read.game.pk == game.pk and read.same_player
+    assert len(read.game.steps.all()) == 5  # three fees, a collection and a payment
+
+    actions.leave_seat(table, seat=2, actor=dealer)
+    actions.seat_player(table, seat=2, player="Someone else", actor=dealer)
+    read = banked_after_lock(table)
+    assert seen(read) == seen(live.Live(Table.objects.get(pk=table.pk)).banked)
+    assert read is not None and not read.same_player
+
+    actions.open_round(table, actor=dealer)
+    assert banked_after_lock(table) is None  # a round in play: nothing to carry now
