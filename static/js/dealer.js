@@ -789,7 +789,7 @@
         lines.push(el("strong", { class: "short" }, "Record the bank before no more bets."));
       }
       const f = help.player_dealer && help.player_dealer.fees;
-      if (f) lines.push(el("span", { id: "bank-fees" }, ` Collection fees this hand: ${money(b.fees)} (${money(f.player)} a bet, ${money(f.player_dealer)} from the player-dealer).`));
+      if (f) lines.push(el("span", { id: "bank-fees" }, ` Fees this hand: ${money(b.fees)} (${money(f.player)} a bet, ${money(f.player_dealer)} the player-dealer's).`));
       parts.push(el("p", { class: "bank-figures" }, ...lines));
     }
     return parts;
@@ -1023,8 +1023,8 @@
       type: "button", class: "small", "data-key": `relinquish:${hand}`,
       onclick: () => send("round/relinquish/", { hand }),
     }, `Seat ${seat} gives them up`) : ""] : []);
-    morph($("p-turner"), turner("player", game.player_turner));
-    morph($("b-turner"), turner("banker", game.banker_turner));
+    morph($("p-turner"), turner("player", inPlay(game) && game.player_turner));
+    morph($("b-turner"), turner("banker", inPlay(game) && game.banker_turner));
     // The announcement is the next step's title (or "Last: ..."), not said twice.
     $("announcement").textContent = "";
   }
@@ -1036,9 +1036,9 @@
     const betting = game && game.state === "betting";
     const pd = inPlay(game) ? game.player_dealer_seat : state.table.player_dealer_seat;
     const curator = state.table.curator_seat;
-    // A big table's seats in two rows, as around its layout.
-    const across = state.seats.length > 9 ? Math.ceil(state.seats.length / 2) : state.seats.length;
-    $("seats").style.gridTemplateColumns = `repeat(${across}, minmax(0, 1fr))`;
+    // A big table's seats in two rows, as around its layout; a mini table's in one, a player's
+    // seat twice as wide as an empty one.
+    $("seats").style.gridTemplateColumns = seatShares().map((share) => `minmax(0, ${share}fr)`).join(" ");
     const main = state.rules.wagers.filter((w) => SPOTS[w]).sort((a, b) => LABELS.main.indexOf(a) - LABELS.main.indexOf(b));
     morph($("seats"), state.seats.map((seat) => {
       const mine = wagers.filter((w) => w.seat === seat.number);
@@ -1071,7 +1071,8 @@
               const name = await ask(`Seat a player at seat ${seat.number}`, { label: "Name or description", ok: "Seat the player" });
               if (name) send(`seats/${seat.number}/sit/`, { player: name });
             },
-          }, "Seat a player") : el("span", { class: "seat-who" }, seat.player || "empty"), ...roles);
+            "aria-label": `Seat a player at seat ${seat.number}`,
+          }, "+ Player") : el("span", { class: "seat-who" }, seat.player || "empty"), ...roles);
       return el("div", {
         class: `seat${seat.player ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
         "data-seat": seat.number, "data-key": `seat:${seat.number}`, onclick: choose,
@@ -1104,10 +1105,16 @@
 
   /* Whether a wager's line fits a seat's width as the seats are laid out now (else the wager is
      named by its mark: B $1000.00). */
+  function seatShares() {
+    if (state.seats.length > 9) return Array(Math.ceil(state.seats.length / 2)).fill(1);
+    return state.seats.map((seat) => (seat.player ? 2 : 1));
+  }
+
   function fits(text) {
-    const box = $("seats"), across = state.seats.length > 9 ? Math.ceil(state.seats.length / 2) : state.seats.length;
+    const box = $("seats"), shares = seatShares();
     const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
-    const room = (box.clientWidth - gap * (across - 1)) / across - 8;  // the tile's border and padding
+    const share = state.seats.length > 9 ? 1 : 2;
+    const room = (box.clientWidth - gap * (shares.length - 1)) * share / shares.reduce((a, b) => a + b, 0) - 8;
     fits.canvas = fits.canvas || document.createElement("canvas").getContext("2d");
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     fits.canvas.font = `${0.78 * rem}px ${getComputedStyle(box).fontFamily}`;
@@ -1135,6 +1142,8 @@
       title = "To settle, in order";
     } else if (game && game.state === "settled") {
       title = `Round ${game.number} settled, in order`;
+    } else if (game && game.state === "void") {
+      title = `Round ${game.number} void: every wager returned`;
     }
     $("settlement").hidden = !steps.length;
     $("settlement-title").replaceChildren(title, game && game.state === "complete"

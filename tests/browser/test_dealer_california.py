@@ -56,7 +56,7 @@ def test_the_player_dealer_banks_two_hands_then_the_position_moves_clockwise(
     assert page.inner_text("#bank-commit") == (
         "Bank $100.00: the wagers commit $75.00 (at worst, Player wins), $25.00 free."
     )
-    assert "Collection fees this hand: $3.00" in page.inner_text("#bank-fees")
+    assert "Fees this hand: $3.00" in page.inner_text("#bank-fees")
     page.wait_for_selector("#t-shoe dd:text-is('seat 2 · hand 1 of 2')")
     shot(page, "california-bank-committed")
     assert screen_faults(page, None) == {}

@@ -128,7 +128,7 @@ def test_a_practised_dealer_deals_a_round_in_few_taps(floor_staff, live_server, 
 
     # A player sits down: the page's own dialog asks the name (no prompt()).
     page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError("a browser dialog")))
-    page.click(".seat[data-seat='3'] button:text-is('Seat a player')")
+    page.click("button[aria-label='Seat a player at seat 3']")
     page.wait_for_selector("#ask[open]")
     page.fill("#ask-input", "Red scarf")
     page.click("#ask-ok")

@@ -74,7 +74,7 @@ def test_every_table_fits_the_tablet_readably_at_both_sizes(floor_staff, live_se
         page.click("button:text-is('Settle')")
         page.wait_for_selector("#settlement-title:text('settled')")
     # The dialog of the page's own, as it asks for a player's name.
-    page.click(".seat[data-seat='3'] button:text-is('Seat a player')")
+    page.click("button[aria-label='Seat a player at seat 3']")
     page.wait_for_selector("#ask[open]")
     look(page, "mini-pairs", "4-dialog", axe, faults)
     browser.stop()

@@ -1,0 +1,96 @@
+"""From the tablet alone: a player gives up turning the cards (000 §8(d)), and a round the shoe
+could still complete is voided with a floorperson's approval given at the tablet, as a card
+correction is; without it the void is refused in words and nothing changes."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tablegame import actions
+from tablegame.models import Round
+from tests.browser.conftest import log_in, off_the_loop, shot
+from tests.tablegame.conftest import ready_table
+
+
+def dealing_with_two_cards(floor_staff):
+    """MB-1: Player wagers at seats 1 ($100) and 2 ($50), a Banker wager at seat 5; two cards."""
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="player", amount="100", actor=dealer)
+    actions.place_wager(table, seat=2, wager="player", amount="50", actor=dealer)
+    actions.place_wager(table, seat=5, wager="banker", amount="25", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    for card in ("2S", "KD"):
+        actions.deal_card(table, card=card, actor=dealer)
+    return table
+
+
+def the_round(table) -> Round:
+    found: list[Round] = []
+    off_the_loop(lambda: found.append(Round.objects.get(table=table, number=1)))
+    return found[0]
+
+
+def test_a_player_gives_up_turning_the_cards(floor_staff, live_server, browser):
+    table = dealing_with_two_cards(floor_staff)
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page.wait_for_selector("#p-turner:text('Cards to seat 1')")
+    page.click("#p-turner button:text-is('Seat 1 gives them up')")
+    page.wait_for_selector("#p-turner:not(:has-text('Cards to seat 1'))")
+    game = the_round(table)
+    assert game.player_turner != 1
+    assert game.turn_declined == {"player": [1]}
+    shown = page.inner_text("#p-turner")
+    assert (f"Cards to seat {game.player_turner}" in shown) if game.player_turner else shown == ""
+    assert page.locator("#error").is_hidden()
+
+
+def test_a_round_is_voided_with_a_floorpersons_approval_at_the_tablet(
+    floor_staff, live_server, browser
+):
+    table = dealing_with_two_cards(floor_staff)
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page.click("#actions button:text-is('Void the round…')")
+    page.wait_for_selector("#voiding:not([hidden])")
+    assert page.locator("#card-pad").is_hidden()  # the panel takes the pad's place
+
+    # Without the floorperson: refused in words, the round as it was.
+    page.fill("#v-why", "Shoe dropped")
+    page.click("#v-send")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "a floorperson may void it" in page.inner_text("#error")
+    assert the_round(table).state == Round.State.DEALING
+
+    # A wrong password: refused, nothing changed.
+    page.fill("#v-who", "floor")
+    page.fill("#v-pass", "wrong")
+    page.click("#v-send")
+    page.wait_for_selector("#error:text('username or password is wrong')")
+    assert the_round(table).state == Round.State.DEALING
+
+    # The floorperson's name and password: the round is void, every wager returned.
+    page.fill("#v-who", "floor")
+    page.fill("#v-pass", "baccarat")
+    page.click("#v-send")
+    page.wait_for_selector("#settlement-title:text('Round 1 void: every wager returned')")
+    shot(page, "tablet-void-approved")
+    game = the_round(table)
+    assert (game.state, game.void_reason) == (Round.State.VOID, "Shoe dropped")
+    returned: list[tuple[str, int, str, Decimal]] = []
+    off_the_loop(
+        lambda: returned.extend(
+            game.steps.order_by("index").values_list("action", "seat", "wager_type", "amount")
+        )
+    )
+    assert sorted(returned) == [
+        ("return", 1, "player", Decimal("100.00")),
+        ("return", 2, "player", Decimal("50.00")),
+        ("return", 5, "banker", Decimal("25.00")),
+    ]
+    assert page.locator("#voiding").is_hidden()
+    assert page.locator("#steps li").count() == 3
