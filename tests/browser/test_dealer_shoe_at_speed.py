@@ -52,7 +52,10 @@ def between_rounds(page: Any, finger: Finger) -> None:
     """What the text asks between two rounds, tapped as offered: the big table's shoe passed
     when the Banker's hand lost, the California position offered after two hands."""
     ready = "#actions button:text('Place your bets: open the round'):enabled"
-    offers = "#actions button:text('takes the shoe'):enabled, #actions button:text('takes the position'):enabled"
+    offers = ", ".join(
+        f"#actions button:text('{offer}'):enabled"
+        for offer in ("takes the shoe", "takes the position")
+    )
     while True:
         page.wait_for_selector(f"{ready}, {offers}")
         if page.locator(ready).count():
