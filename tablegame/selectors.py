@@ -473,7 +473,7 @@ def _steps(game: Round) -> list[dict[str, Any]]:
 
 def _irregularities(game: Round) -> list[dict[str, Any]]:
     return [
-        {"kind": i.kind, "card": i.card, "instruction": i.instruction}
+        {"kind": i.kind, "card": i.card, "disposition": i.disposition, "instruction": i.instruction}
         for i in game.irregularities.all()
     ]
 

@@ -671,6 +671,18 @@
         "P, B or T on a seat: the chip in hand. Other wagers: tap the seat.",
         actions, bankForm(game));
     }
+    if (game.state === "dealing" && game.simulated) {  // 000 §13(c)(2), (d): no wagers
+      $("card-pad").hidden = fixing !== null || voiding;
+      $("pad-expected").textContent = game.expected;
+      drawPad();
+      return setNext(`Simulated round: ${game.expected}`, "No wagers. The disclosed card is its first card; "
+        + "deal it by the rules, then its cards go to the discard rack and the round it interrupted goes on.", cutCardOut());
+    }
+    if (game.state === "complete" && game.simulated) {
+      return setNext(`Simulated round: ${game.announcement}`, "No wagers to settle. Put its cards in the discard rack.", [
+        button("Cards in the discard rack", "round/settle/", () => ({})),
+      ]);
+    }
     if (game.state === "dealing") {
       $("card-pad").hidden = fixing !== null || voiding;
       $("pad-expected").textContent = game.expected;
@@ -1005,8 +1017,11 @@
   function drawHands() {
     const game = state.round;
     const found = game && inPlay(game) ? game.irregularities || [] : [];
+    // A card that started a simulated round: once that round is dealt, this one goes on.
+    const said = (i) => (i.disposition === "simulated_round" && !game.simulated
+      ? `${i.instruction} Done: this round goes on.` : i.instruction);
     $("irregularities").replaceChildren(...found.map((i) => el("li", {},
-      el("strong", {}, `${capitalized(LABELS.irregularities[i.kind] || i.kind)}, ${face(i.card)}: `), i.instruction)));
+      el("strong", {}, `${capitalized(LABELS.irregularities[i.kind] || i.kind)}, ${face(i.card)}: `), said(i))));
     // Shown from "no more bets" on, before the first card: the pad below never jumps as it appears.
     const show = game && (game.cards.length || found.length || (inPlay(game) && game.state !== "betting"));
     $("hands").hidden = !show;

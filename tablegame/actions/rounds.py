@@ -637,8 +637,12 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
             ),
         ),
     )
-    if not game.simulated:
-        _after_settlement(table, game, result.outcome, actor)
+    if game.simulated:  # the round it interrupted goes on: the answer shows that one (000 §13(d))
+        resumed = table.rounds.active().exclude(pk=game.pk).select_related("rules", "shoe").first()
+        if resumed is not None:
+            hand_over(game=resumed, shoe=shoe, cards=list(resumed.cards.all()))
+        return game
+    _after_settlement(table, game, result.outcome, actor)
     hand_over(game=game, shoe=shoe, cards=list(game.cards.all()))
     return game
 

@@ -155,6 +155,7 @@ class HouseMoneyWager(Document):
 class IrregularityInfo(Document):
     kind = serializers.CharField()
     card = serializers.CharField()
+    disposition = serializers.CharField(help_text="Where the card went (the engine's Disposition).")
     instruction = serializers.CharField()
 
 

@@ -9,6 +9,7 @@ from decimal import Decimal
 from tablegame import actions
 from tablegame.models import Round
 from tests.browser.conftest import log_in, off_the_loop, shot
+from tests.browser.dealer_screen import deal, tap_card
 from tests.tablegame.conftest import ready_table
 
 
@@ -94,3 +95,40 @@ def test_a_round_is_voided_with_a_floorpersons_approval_at_the_tablet(
     ]
     assert page.locator("#voiding").is_hidden()
     assert page.locator("#steps li").count() == 3
+
+
+def test_a_card_found_face_up_is_dealt_as_a_simulated_round_then_the_round_goes_on(
+    floor_staff, live_server, browser
+):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page.click("#card-pad summary")
+    tap_card(page, "7C")
+    page.click("text=Card found face up")
+    page.wait_for_selector('#next-title:text-is("Simulated round: Banker\'s first card")')
+    assert "No wagers" in page.inner_text("#next-detail")
+    shot(page, "tablet-simulated-round")
+    deal(page, ["2C", "KS", "3D", "4D"])  # P 7C KS = 7 stands; B 2C 3D = 5 draws
+    page.wait_for_selector("#next-title:text('Simulated round: Banker wins')")
+    page.click("#actions button:text-is('Cards in the discard rack')")
+    page.wait_for_selector('#next-title:text-is("Player\'s first card")')
+    assert page.inner_text("#irregularities").endswith("Done: this round goes on.")
+    deal(page, ["9H", "2C", "KS", "3D"])
+    page.wait_for_selector("#settlement-title:text('To settle, in order')")
+    found: list[list[tuple[int, bool, str]]] = []
+    off_the_loop(
+        lambda: found.append(
+            list(
+                Round.objects.filter(table=table)
+                .order_by("pk")
+                .values_list("number", "simulated", "state")
+            )
+        )
+    )
+    assert found == [[(1, False, "complete"), (2, True, "settled")]]
