@@ -58,9 +58,10 @@
   document.addEventListener("pointerdown", (e) => {
     lastPress = { x: e.clientX, y: e.clientY, at: performance.now() };
   }, { capture: true });
-  // The card chosen for an irregularity, and the last card key tapped (a second tap of the same
-  // key within ARM_MS is a double tap: one card).
-  let pad = { card: null, last: null };
+  // The card chosen for an irregularity. (A card key tapped is lit for ARM_MS: a second touch
+  // while it is lit is a double tap, one card.)
+  let pad = { card: null };
+  const lit = new Set();  // the card keys lit by a tap this moment
   // The chip in hand: a seat's spot adds it; the chips of the wager pad choose it.
   let inHand = localStorage.getItem(`chip-in-hand:${tableId}`) || "25";
   let opening = false;  // a spot tapped between rounds opened the round: its command is in line
@@ -420,7 +421,7 @@
     const playing = inPlay(game) ? game.number : null;
     if (playing !== padRound) {  // a new round: nothing chosen on the pad, its panels closed
       padRound = playing;
-      pad = { card: null, last: null };
+      pad = { card: null };
       voiding = false;
       $("card-pad").querySelector("details").open = false;
       $("pad-choice").textContent = "—";
@@ -933,7 +934,7 @@
   /* The 52 keys of a card pad: ``chosen`` is drawn as chosen; a tap runs ``pick(card)``. */
   function deckKeys(pick, chosen) {
     return DECK.map((code) => el("button", {
-      type: "button", class: `key suit-${code.slice(-1)}${chosen === code ? " on" : ""}`,
+      type: "button", class: `key suit-${code.slice(-1)}${chosen === code ? " on" : ""}${lit.has(code) ? " just" : ""}`,
       "data-key": `card:${code}`, "data-card": code,
       "aria-label": `${code[0] === "T" ? "10" : code.slice(0, -1)} of ${SUIT_NAMES[code.slice(-1)]}`,
       onclick: () => pick(code),
@@ -951,13 +952,13 @@
         $("pad-choice").textContent = `${face(card)}: now the irregularity`;
         return drawKeys();
       }
-      const now = performance.now();
-      const again = pad.last && pad.last.card === card && now - pad.last.at < ARM_MS;
-      pad.last = { card, at: now };
-      if (again) {
+      if (lit.has(card)) {  // its second touch: the card is in already
         $("pad-choice").textContent = `${face(card)} once (tapped twice at once)`;
         return;
       }
+      lit.add(card);  // lit a moment: the tap is in
+      drawKeys();
+      setTimeout(() => { lit.delete(card); drawKeys(); }, ARM_MS);
       $("pad-choice").textContent = `${face(card)} sent`;
       send("round/cards/", { card }, { again: true }).then((dealt) => {
         if (!dealt && $("pad-choice").textContent === `${face(card)} sent`) $("pad-choice").textContent = `${face(card)} not dealt`;

@@ -17,8 +17,10 @@
   let data = null;
   let has = strip.dataset.has === "true";
   // Events whose effect on the strip their notice does not carry: the strip is read again.
+  // Opening the table sets its Royal 9 meters up; rules filed may add or drop them.
   const READ_AFTER = new Set([
     "progressive_hit", "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
+    "table_opened", "rules_filed",
   ]);
 
   /* "$50,007.50" from "50007.50", without arithmetic on the amount. */
@@ -98,6 +100,8 @@
       return;
     }
     if (events.some((e) => READ_AFTER.has(e.action))) { read(); return; }
+    // Meters moved that this page has not read yet (it opened before they were set up): read.
+    if (!data && events.some((e) => e.action === "progressive_contributed")) { read(); return; }
     for (const e of events) {
       if (e.action === "progressive_contributed") e.data.meters.forEach((m) => setAmount(m.meter, m.amount));
       else if (e.action === "progressive_reset") setAmount(e.data.meter, e.data.amount);

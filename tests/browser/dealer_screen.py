@@ -16,8 +16,9 @@ AXE = Path(__file__).resolve().parents[2] / "var" / f"axe-core-{AXE_VERSION}" / 
 
 
 def tap_card(page: Any, card: str) -> None:
-    """Tap the card's key on the pad (one key a card: 7H is the key 7♥)."""
-    page.click(f"#deck button[data-card='{card}']")
+    """Tap the card's key on the pad (one key a card: 7H is the key 7♥), once it is not lit
+    from a tap of the same card just before (a second touch then is a double tap)."""
+    page.click(f"#deck button[data-card='{card}']:not(.just)")
 
 
 def deal(page: Any, cards: list[str]) -> None:

@@ -67,8 +67,8 @@ class Finger:
         self.taps += 1
 
     def card(self, code: str, per_second: float = 10.0) -> None:
-        """One tap: the card's key."""
-        self.tap(f"#deck button[data-card='{code}']", per_second)
+        """One tap: the card's key (once not lit from a tap of the same card just before)."""
+        self.tap(f"#deck button[data-card='{code}']:not(.just)", per_second)
 
     def double_tap(self, selector: str, gap_ms: int) -> None:
         """Two taps ``gap_ms`` apart where the control is: the second lands on whatever is
