@@ -50,15 +50,19 @@
   // Chips tapped per "seat:type" and not yet recorded: cents waiting in line, and the amount the
   // command on its way sets (null: none on its way). The seat shows what was tapped.
   const tapped = new Map();
-  // A control that appears under the finger is armed this long after the press: a double tap's
-  // second touch (up to about 300 ms after the first) never taps what replaced the control.
-  const ARM_MS = 450;
+  // A control that appears where the finger pressed within the last second is armed a second
+  // after that press: a double tap's second touch, or a quick tap meant for the control it
+  // replaced, never taps a different command.
+  const ARM_MS = 1000;
+  // A card key tapped is lit this long; a second touch while it is lit is a double tap (the next
+  // card alike leaves the shoe later than that).
+  const LIT_MS = 450;
   let tapping = null;  // the control whose tap is being handled (send() ties its command to it)
   let lastPress = null;  // where and when the screen was last pressed: { x, y, at }
   document.addEventListener("pointerdown", (e) => {
     lastPress = { x: e.clientX, y: e.clientY, at: performance.now() };
   }, { capture: true });
-  // The card chosen for an irregularity. (A card key tapped is lit for ARM_MS: a second touch
+  // The card chosen for an irregularity. (A card key tapped is lit for LIT_MS: a second touch
   // while it is lit is a double tap, one card.)
   let pad = { card: null };
   const lit = new Set();  // the card keys lit by a tap this moment
@@ -944,7 +948,7 @@
   function drawPad() {
     const irregular = $("card-pad").querySelector("details");
     /* One tap, one card. With the irregularity panel open, the tap chooses the card in question
-       instead. The same key tapped again within ARM_MS is a double tap: one card (a second card
+       instead. The same key tapped again within LIT_MS is a double tap: one card (a second card
        alike leaves the shoe later than that). */
     const pick = (card) => {
       if (irregular.open) {
@@ -958,7 +962,7 @@
       }
       lit.add(card);  // lit a moment: the tap is in
       drawKeys();
-      setTimeout(() => { lit.delete(card); drawKeys(); }, ARM_MS);
+      setTimeout(() => { lit.delete(card); drawKeys(); }, LIT_MS);
       $("pad-choice").textContent = `${face(card)} sent`;
       send("round/cards/", { card }, { again: true }).then((dealt) => {
         if (!dealt && $("pad-choice").textContent === `${face(card)} sent`) $("pad-choice").textContent = `${face(card)} not dealt`;

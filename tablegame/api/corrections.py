@@ -7,20 +7,16 @@ card and the approver's name only.
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
-from django.contrib.auth.models import User
 from django.http import HttpResponse
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tablegame.actions.corrections import correct_card
+from tablegame.api.approvals import approval
 from tablegame.api.commands import command_name, run_command
-from tablegame.api.errors import error_body
 from tablegame.api.serializers import CardField, Input
 from tablegame.api.views import TableCommand
-
-WRONG_APPROVAL = "The floorperson's username or password is wrong: nothing was changed."
 
 
 class CorrectionInput(Input):
@@ -49,15 +45,15 @@ class CorrectCard(TableCommand):
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         given = dict(body.validated_data)
-        password = given.pop("password")
-        username = given.pop("floorperson")
-        approver = authenticate(request._request, username=username, password=password)
-        if not isinstance(approver, User):
-            return Response(error_body(WRONG_APPROVAL), status=403)
+        approved = approval(request, given)
+        if isinstance(approved, Response):
+            return approved
+        approver = approved.approver
+        assert approver is not None  # the body must name the floorperson (CorrectionInput)
         return run_command(
             request,
             table_id=table_id,
-            command=command_name("correct_card", {**given, "approver": username}),
+            command=command_name("correct_card", approved.named),
             act=lambda table, actor: correct_card(table, actor=actor, approver=approver, **given),
             key_required=True,
         )

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
-from django.contrib.auth.models import User
 from django.http import HttpResponse
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tablegame.actions.rounds import void_round
+from tablegame.api.approvals import approval
 from tablegame.api.commands import command_name, run_command
-from tablegame.api.corrections import WRONG_APPROVAL
-from tablegame.api.errors import error_body
 from tablegame.api.serializers import Input
 from tablegame.api.views import TableCommand
 
@@ -58,19 +55,14 @@ class VoidRound(TableCommand):
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         given = dict(body.validated_data)
-        password = given.pop("password", None)
-        username = given.pop("floorperson", None)
-        approver: User | None = None
-        named = given  # without an approval, the command is named as it always was
-        if username is not None and password is not None:
-            found = authenticate(request._request, username=username, password=password)
-            if not isinstance(found, User):
-                return Response(error_body(WRONG_APPROVAL), status=403)
-            approver, named = found, {**given, "approver": username}
+        approved = approval(request, given)
+        if isinstance(approved, Response):
+            return approved
+        approver = approved.approver
         return run_command(
             request,
             table_id=table_id,
-            command=command_name("void_round", named),
+            command=command_name("void_round", approved.named),
             act=lambda table, actor: void_round(table, actor=actor, approver=approver, **given),
             key_required=True,
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.models import Event
-from tablegame.api.corrections import WRONG_APPROVAL
+from tablegame.api.approvals import WRONG_APPROVAL
 from tablegame.api.voids import BOTH_OR_NEITHER
 from tablegame.models import CommandRecord, Round, Table
 from tests.api.conftest import Tablet, new_key
