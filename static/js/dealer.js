@@ -1134,7 +1134,8 @@
     const box = $("seats"), shares = seatShares();
     const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
     const share = state.seats.length > 9 ? 1 : 2;
-    const room = (box.clientWidth - gap * (shares.length - 1)) * share / shares.reduce((a, b) => a + b, 0) - 8;
+    // Less the tile's border and padding and the line's padding, with a few pixels to spare.
+    const room = (box.clientWidth - gap * (shares.length - 1)) * share / shares.reduce((a, b) => a + b, 0) - 16;
     fits.canvas = fits.canvas || document.createElement("canvas").getContext("2d");
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     fits.canvas.font = `${0.78 * rem}px ${getComputedStyle(box).fontFamily}`;
