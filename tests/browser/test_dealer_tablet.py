@@ -71,7 +71,11 @@ def test_the_tablet_offers_the_tables_wagers_by_the_engines_labels_in_layout_ord
     page.click("#w-types button[data-type='dragon_bonus_player']")
     page.fill("#w-amount", "100")
     page.click("text=Take the wager")
-    page.wait_for_selector(".wager:text('DB Player $100.00')")
+    # On the seat, by its short name or its mark where the seat is narrow; named in full on hover.
+    line = page.locator(".seat[data-seat='2'] .wager.w-dragon_bonus_player")
+    line.wait_for()
+    assert line.inner_text() in ("DB Player $100.00", "DBP $100.00")
+    assert line.get_attribute("title") == "Dragon Bonus on Player $100.00"
     page.click("text=No more bets")
     page.wait_for_selector("#card-pad:not([hidden])")
     ink, paper = page.eval_on_selector(
