@@ -217,7 +217,7 @@ def test_chips_and_cards_at_ten_taps_a_second_are_recorded_as_tapped(
     shot(page, f"tap-speed-{profile}")
     report(
         profile,
-        "three wagers by 29 chips, six cards, settle",
+        "three wagers by 24 chips, six cards, settle",
         {
             "taps": finger.taps,
             "seconds": round(time.monotonic() - started, 2),
