@@ -11,16 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
 from rest_framework import serializers
-from rest_framework.request import Request
-from rest_framework.response import Response
 
 from tablegame.actions.rounds import void_round
-from tablegame.api.approvals import approval
-from tablegame.api.commands import command_name, run_command
+from tablegame.api.approvals import ApprovedCommand
 from tablegame.api.serializers import Input
-from tablegame.api.views import TableCommand
 
 BOTH_OR_NEITHER = "Send the floorperson's username and password together, or neither."
 
@@ -43,26 +38,10 @@ class VoidInput(Input):
         return attrs
 
 
-class VoidRound(TableCommand):
+class VoidRound(ApprovedCommand):
     """Void the round in play, a floorperson approving it at the tablet when the dealer needs it."""
 
     table_action = staticmethod(void_round)
     access = "command:void_round"
     serializer_class = VoidInput
-    key_required = True
-
-    def post(self, request: Request, table_id: int, **where: int) -> HttpResponse:
-        body = self.get_serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        given = dict(body.validated_data)
-        approved = approval(request, given)
-        if isinstance(approved, Response):
-            return approved
-        approver = approved.approver
-        return run_command(
-            request,
-            table_id=table_id,
-            command=command_name("void_round", approved.named),
-            act=lambda table, actor: void_round(table, actor=actor, approver=approver, **given),
-            key_required=True,
-        )
+    command = "void_round"
