@@ -265,11 +265,10 @@ def _edges(rules: RulesSubmission, decks: int) -> dict[str, Fraction]:
 
 
 def house_edge(rules: RulesSubmission, decks: int, wager: str) -> Fraction | None:
-    """The exact house edge of ``wager``; None for Royal 9 (no fixed edge)."""
-    try:
-        return _edges(rules, decks).get(wager)
-    except Exception:  # a shoe the profile cannot deal (recorded under other rules): no edge
-        return None
+    """The exact house edge of ``wager``; None for Royal 9 (no fixed edge). An error is not an
+    edge of zero: it is raised (rules that could not key the cache once made every Royal 9
+    table's theoretical win $0)."""
+    return _edges(rules, decks).get(wager)
 
 
 # --- The day -----------------------------------------------------------------------------------

@@ -116,6 +116,22 @@ class Royal9Options:
             if not _is_royal9((a, b)) or a.suit == b.suit:
                 raise RulesError(f"{a}{b} is not a non-suited picture-9 combination.")
 
+    def __hash__(self) -> int:
+        """Hashable as the other options are (the fixed prizes are a mapping): rules are keys
+        of caches, e.g. accounting's house edge of each wager."""
+        prizes = tuple(sorted((a.value, v) for a, v in self.fixed_prizes.items()))
+        return hash(
+            (
+                self.wager,
+                self.star,
+                self.spade,
+                self.heart,
+                prizes,
+                self.personal_combinations,
+                self.must_hit,
+            )
+        )
+
     def progressive(self, meter: str) -> Progressive:
         """The Star, Spade or Heart progressive."""
         return {"star": self.star, "spade": self.spade, "heart": self.heart}[meter]
