@@ -78,7 +78,8 @@
   let offeringShoe = false;  // the dealer holds the big table's shoe and offers it again
   let reporting = false;  // the coup is complete and the dealer reports a card in question
   let fixing = null;  // the card being corrected: { position, card, hand, right }
-  const CORRECTABLE = ["dealing", "house_money", "complete"];
+  const DEALT = ["dealing", "house_money"];  // the round's cards are being dealt
+  const CORRECTABLE = [...DEALT, "complete"];
 
   const $ = (id) => document.getElementById(id);
   /* An element; its click runs node.act, which morph() hands on to the element kept on screen. */
@@ -658,7 +659,7 @@
     if (game.state !== "complete") reporting = false;
     if (fixing && !CORRECTABLE.includes(game.state)) fixing = null;
     if (fixing) drawCorrection(game);
-    if (voiding && !["dealing", "house_money"].includes(game.state)) voiding = false;
+    if (voiding && !DEALT.includes(game.state)) voiding = false;
     if (voiding) drawVoiding();
     if (game.state === "betting") {
       const last = state.shoe && state.shoe.cut_card_round && game.number === state.shoe.cut_card_round + 1;
@@ -676,13 +677,6 @@
         "P, B or T on a seat: the chip in hand. Other wagers: tap the seat.",
         actions, bankForm(game));
     }
-    if (game.state === "dealing" && game.simulated) {  // 000 §13(c)(2), (d): no wagers
-      $("card-pad").hidden = fixing !== null || voiding;
-      $("pad-expected").textContent = game.expected;
-      drawPad();
-      return setNext(`Simulated round: ${game.expected}`, "No wagers. The disclosed card is its first card; "
-        + "deal it by the rules, then its cards go to the discard rack and the round it interrupted goes on.", cutCardOut());
-    }
     if (game.state === "complete" && game.simulated) {
       return setNext(`Simulated round: ${game.announcement}`, "No wagers to settle. Put its cards in the discard rack.", [
         button("Cards in the discard rack", "round/settle/", () => ({})),
@@ -692,6 +686,10 @@
       $("card-pad").hidden = fixing !== null || voiding;
       $("pad-expected").textContent = game.expected;
       drawPad();
+      if (game.simulated) {  // 000 §13(c)(2), (d): no wagers
+        return setNext(`Simulated round: ${game.expected}`, "No wagers. The disclosed card is its first card; "
+          + "deal it by the rules, then its cards go to the discard rack and the round it interrupted goes on.", cutCardOut());
+      }
       return setNext(game.expected || "Deal", MAY.has("correct_card")
         ? "Tap each card as dealt. Mis-keyed: tap it in its hand." : "Tap each card as dealt.",
         [...cutCardOut(), ...voidRound()]);
@@ -1036,7 +1034,7 @@
     if (!show) return;
     $("p-total").textContent = game.player_total ?? "";
     $("b-total").textContent = game.banker_total ?? "";
-    const turning = ["dealing", "house_money"].includes(game.state) && MAY.has("relinquish_cards");
+    const turning = DEALT.includes(game.state) && MAY.has("relinquish_cards");
     /* Who turns a hand's cards; the player may give up the right, or be made to (000 §8(d)):
        it passes counterclockwise, to the dealer if nobody takes it. */
     const turner = (hand, seat) => (seat ? [`Cards to seat ${seat} `, turning ? el("button", {
@@ -1056,15 +1054,15 @@
     const betting = game && game.state === "betting";
     const pd = inPlay(game) ? game.player_dealer_seat : state.table.player_dealer_seat;
     const curator = state.table.curator_seat;
-    // A big table's seats in two rows, as around its layout; a mini table's in one, a player's
-    // seat twice as wide as an empty one.
-    $("seats").style.gridTemplateColumns = seatShares().map((share) => `minmax(0, ${share}fr)`).join(" ");
+    const shares = seatShares();
+    $("seats").style.gridTemplateColumns = shares.map((share) => `minmax(0, ${share}fr)`).join(" ");
+    const fits = lineFits(shares);
     const main = state.rules.wagers.filter((w) => SPOTS[w]).sort((a, b) => LABELS.main.indexOf(a) - LABELS.main.indexOf(b));
     morph($("seats"), state.seats.map((seat) => {
       const mine = wagers.filter((w) => w.seat === seat.number);
       const owed = markers.filter((m) => m.seat === seat.number);
       const takes = betting && seat.player && seat.number !== pd;
-      const spots = (betting || (opens && !inPlay(game))) && seat.player && seat.number !== pd && MAY.has("place_wager")
+      const spots = (betting || opens) && seat.player && seat.number !== pd && MAY.has("place_wager")
         ? [el("div", { class: "spots" }, ...main.map((type) => el("button", {
           type: "button", class: `spot s-${type}`, "data-key": `spot:${type}`, "data-type": type,
           "aria-label": `${wagerName(type)} at seat ${seat.number}: add the $${inHand} chip`,
@@ -1098,15 +1096,16 @@
         "data-seat": seat.number, "data-key": `seat:${seat.number}`, onclick: choose,
       },
       head,
-      ...wagersShown(seat.number, mine),
+      ...wagersShown(seat.number, mine, fits),
       ...spots,
       ...owed.map((m) => el("div", { class: "owed" }, `Marker ${money(m.amount)}`)));
     }));
   }
 
   /* A seat's wagers as tapped: each recorded one (with the chips on their way added), then those
-     whose first chips are still on their way; "…" marks an amount not yet recorded. */
-  function wagersShown(seat, mine) {
+     whose first chips are still on their way (drawn dashed); ``fits`` tells whether a line fits
+     a player's seat (lineFits). */
+  function wagersShown(seat, mine, fits) {
     const recorded = new Map(mine.map((w) => [w.type, cents(w.amount)]));
     const onTheirWay = [...tapped.keys()].filter((where) => where.startsWith(`${seat}:`))
       .map((where) => where.split(":")[1]).filter((type) => !recorded.has(type));
@@ -1123,23 +1122,25 @@
     });
   }
 
-  /* Whether a wager's line fits a seat's width as the seats are laid out now (else the wager is
-     named by its mark: B $1000.00). */
+  /* The seats' columns, as shares of the row: a big table's seats in two rows, a mini table's
+     in one, a player's seat twice as wide as an empty one. */
   function seatShares() {
     if (state.seats.length > 9) return Array(Math.ceil(state.seats.length / 2)).fill(1);
     return state.seats.map((seat) => (seat.player ? 2 : 1));
   }
 
-  function fits(text) {
-    const box = $("seats"), shares = seatShares();
+  /* Whether a wager's line fits a player's seat as the seats are laid out now (else the wager is
+     named by its mark: B $1000.00); the room and the font are read once, the lines measured. */
+  function lineFits(shares) {
+    const box = $("seats");
     const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
-    const share = state.seats.length > 9 ? 1 : 2;
+    const share = Math.max(...shares);  // a player's seat
     // Less the tile's border and padding and the line's padding, with a few pixels to spare.
     const room = (box.clientWidth - gap * (shares.length - 1)) * share / shares.reduce((a, b) => a + b, 0) - 16;
-    fits.canvas = fits.canvas || document.createElement("canvas").getContext("2d");
+    lineFits.canvas = lineFits.canvas || document.createElement("canvas").getContext("2d");
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-    fits.canvas.font = `${0.78 * rem}px ${getComputedStyle(box).fontFamily}`;
-    return fits.canvas.measureText(text).width <= room;
+    lineFits.canvas.font = `${0.78 * rem}px ${getComputedStyle(box).fontFamily}`;
+    return (text) => lineFits.canvas.measureText(text).width <= room;
   }
 
   /* A chair with a Royal 9 wager: its Personal King-9 combination, pre-printed on the layout. */

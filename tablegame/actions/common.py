@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ParamSpec, TypeVar
 
+from django.contrib.auth.models import User
 from django.db import models, transaction
 
 from casino import access, roles, rows
@@ -199,6 +200,16 @@ def check_text(value: str, *, field: str, limit: int) -> str:
     if len(text) > limit:
         raise ActionError(f"The {field} may be at most {limit} characters.")
     return text
+
+
+def check_approver(approver: User, actor: Actor, authority: str, what: str) -> None:
+    """A floorperson's approval given at the tablet: someone with ``authority``, and not the
+    person asking (``what`` is asked: "the correction", "the void")."""
+    approval = access.decide(approver, authority)
+    if not approval.allowed:
+        raise ActionError(approval.reason)
+    if approver.pk == getattr(actor, "pk", None):
+        raise ActionError(f"Another person approves {what}: call a floorperson.")
 
 
 def supervisor_reason(actor: Actor, reason: str, doing: str) -> str:

@@ -15,10 +15,17 @@ from django.contrib.auth.models import User
 from baccarat.cards import Card, CardError
 from baccarat.drawing import Coup, IllegalDeal
 from baccarat.outcome import Hand
-from casino import access
 from casino.roles import Actor
 from tablegame import events
-from tablegame.actions.common import ActionError, action, check_text, hand_over, lock_table, record
+from tablegame.actions.common import (
+    ActionError,
+    action,
+    check_approver,
+    check_text,
+    hand_over,
+    lock_table,
+    record,
+)
 from tablegame.actions.rounds import COMPLETION_FIELDS, complete_coup
 from tablegame.models import Round, Table
 
@@ -43,11 +50,7 @@ def correct_card(
     game = table.active_round()
     if game is None or game.state not in CORRECTABLE:
         raise ActionError("A card is corrected while the round is dealt, before it is settled.")
-    approval = access.decide(approver, "authority:approve_card_correction")
-    if not approval.allowed:
-        raise ActionError(approval.reason)
-    if approver.pk == getattr(actor, "pk", None):
-        raise ActionError("Another person approves the correction: call a floorperson.")
+    check_approver(approver, actor, "authority:approve_card_correction", "the correction")
     if game.steps.exists():
         raise ActionError(
             "House Money was settled on these cards: a floorperson decides the round (void it)."

@@ -39,6 +39,7 @@ from tablegame import events, progressives, tallies
 from tablegame.actions.common import (
     ActionError,
     action,
+    check_approver,
     check_text,
     hand_over,
     insert_later,
@@ -739,11 +740,7 @@ def void_round(table: Table, *, reason: str, actor: Actor, approver: User | None
         raise ActionError("House Money was settled already; this round cannot be voided.")
     reason = check_text(reason, field="reason", limit=200)
     if approver is not None:  # checked whenever given: the record never names a wrong approver
-        approval = access.decide(approver, "authority:void_any_round")
-        if not approval.allowed:
-            raise ActionError(approval.reason)
-        if approver.pk == getattr(actor, "pk", None):
-            raise ActionError("Another person approves the void: call a floorperson.")
+        check_approver(approver, actor, "authority:void_any_round", "the void")
     left = game.shoe.physical_cards_left
     supervisor = approver is not None or access.decide(actor, "authority:void_any_round").allowed
     if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:

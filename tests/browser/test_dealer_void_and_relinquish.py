@@ -27,6 +27,14 @@ def dealing_with_two_cards(floor_staff):
     return table
 
 
+def tablet(browser, live_server, table):
+    """The dealer's tablet of ``table`` at 1024x768."""
+    page = log_in(browser.start(), live_server, "dealer")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    return page
+
+
 def the_round(table) -> Round:
     found: list[Round] = []
     off_the_loop(lambda: found.append(Round.objects.get(table=table, number=1)))
@@ -35,9 +43,7 @@ def the_round(table) -> Round:
 
 def test_a_player_gives_up_turning_the_cards(floor_staff, live_server, browser):
     table = dealing_with_two_cards(floor_staff)
-    page = log_in(browser.start(), live_server, "dealer")
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page = tablet(browser, live_server, table)
     page.wait_for_selector("#p-turner:text('Cards to seat 1')")
     page.click("#p-turner button:text-is('Seat 1 gives them up')")
     page.wait_for_selector("#p-turner:not(:has-text('Cards to seat 1'))")
@@ -53,9 +59,7 @@ def test_a_round_is_voided_with_a_floorpersons_approval_at_the_tablet(
     floor_staff, live_server, browser
 ):
     table = dealing_with_two_cards(floor_staff)
-    page = log_in(browser.start(), live_server, "dealer")
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page = tablet(browser, live_server, table)
     page.click("#actions button:text-is('Void the round…')")
     page.wait_for_selector("#voiding:not([hidden])")
     assert page.locator("#card-pad").is_hidden()  # the panel takes the pad's place
@@ -105,9 +109,7 @@ def test_a_card_found_face_up_is_dealt_as_a_simulated_round_then_the_round_goes_
     actions.open_round(table, actor=dealer)
     actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
     actions.no_more_bets(table, actor=dealer)
-    page = log_in(browser.start(), live_server, "dealer")
-    page.set_viewport_size({"width": 1024, "height": 768})
-    page.goto(f"{live_server.url}/dealer/{table.pk}/")
+    page = tablet(browser, live_server, table)
     page.click("#card-pad summary")
     tap_card(page, "7C")
     page.click("text=Card found face up")
