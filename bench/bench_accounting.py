@@ -16,7 +16,7 @@ later is filled as the template has it), rounds dealt evenly over the day, 70 to
 with a Banker, a Player and a Tie wager settled by a winner drawn from a hash of the round
 (Banker 45.9 %, Player 44.6 %, Tie 9.5 %), with the steps the dealer takes (collect, pay,
 commission, return), and each table's opener, closer, a fill, a credit and its drop. Then the
-day's tallies, as the settlements would have written them (``tablegame.tallies.rebuild``: an
+day's tallies, as the settlements would have written them (``tablegame.tallies.tally_from_rows``: an
 ``INSERT ... SELECT`` from the generated rows; its time is printed, it is no part of the report).
 And the day's record (``generate_record``): eight events a round in its table's chain (wagers,
 no more bets, cards, settled: 19.2 million), the shoe passed by the rules at the big tables
@@ -492,7 +492,8 @@ def main() -> None:
     from casino.models import Casino, Event
     from tablegame import decisions
     from tablegame.models import Round, Table
-    from tablegame.tallies import rebuild
+    from tablegame.models import WagerTally
+    from tablegame.tallies import tally_from_rows
 
     if connection.vendor != "postgresql":
         sys.exit("bench_accounting: set DATABASE_URL to a PostgreSQL database")
@@ -524,9 +525,12 @@ def main() -> None:
     )
 
     t0 = time.perf_counter()
-    groups, shoes = rebuild(casino, DAY)  # as the settlements would have written them
-    tallied_s = time.perf_counter() - t0
-    print(f"tallies: {groups} wager groups, {shoes} shoes, written in {tallied_s:.1f} s")
+    if WagerTally.objects.filter(table__pit__casino=casino, day=DAY).exists():
+        print("tallies: written by an earlier run (--keep)")
+    else:  # as the settlements would have written them
+        groups, shoes = tally_from_rows(casino, DAY)
+        tallied_s = time.perf_counter() - t0
+        print(f"tallies: {groups} wager groups, {shoes} shoes, written in {tallied_s:.1f} s")
     GamingDay.objects.filter(casino=casino, day=DAY).update(status="open", summarized_at=None)
     report_s, report = timed(lambda: day_report(casino, DAY), args.repeat)
     assert not report.frozen

@@ -6,3 +6,9 @@ class TablegameConfig(AppConfig):
 
     name = "tablegame"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from casino.verification import register
+        from tablegame.verification import day_reports
+
+        register("settled play", day_reports)

@@ -175,6 +175,9 @@ class WagerRecord:
     award: Royal9Award | None
     ride: WagerType | None
     """House Money: the wager its payout rides on."""
+    amount: Decimal | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """The wager as placed (its row's amount, what the day's tallies sum); None in older
+    records."""
 
 
 # --- The table ---------------------------------------------------------------------------------

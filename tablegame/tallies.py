@@ -6,8 +6,10 @@ gaming day, which the statement reads from the casino's setting (``casino.gaming
 settled round is final (a card is corrected, or a round voided, only before settlement), so a
 tally only grows.
 
-``rebuild`` writes a gaming day's tallies from the rounds and wagers themselves (``INSERT ...
-SELECT``): to check them, and by hand (``manage.py rebuild_tallies``). The migration that made
+The database lets a tally only grow by whole rounds (migration 0013), and
+``tablegame.verification`` checks a day's tallies against the record's settlement events
+(``manage.py verify_record``, the day's close). ``tally_from_rows`` writes the tallies of a day
+that has none from its rounds and wagers (``INSERT ... SELECT``). The migration that made
 the tallies (``0010_day_tallies``) wrote those of the days settled before them with its own
 copy of these statements, so that a later change here cannot change what it does.
 """
@@ -94,7 +96,7 @@ def _add(
     )
 
 
-# --- Written again from the record -------------------------------------------------------------
+# --- Written from the rows, for a day that has none -----------------------------------------------
 
 
 def _wagers_sql() -> str:
@@ -163,14 +165,26 @@ def _of_the_day(alias: str) -> str:
     )
 
 
+class AlreadyTallied(Exception):
+    """The day has tallies: they only grow as rounds settle, and are checked, never rewritten."""
+
+
 @transaction.atomic
-def rebuild(casino: Casino, day: datetime.date) -> tuple[int, int]:
-    """Write ``casino``'s tallies of gaming ``day`` again from its rounds and wagers; returns
-    how many wager groups and shoes they hold."""
+def tally_from_rows(casino: Casino, day: datetime.date) -> tuple[int, int]:
+    """Write the tallies of a gaming ``day`` that has none from its rounds and wagers (play
+    loaded without settling it, as the accounting benchmark does); returns how many wager groups
+    and shoes they hold. A day that has tallies is refused: they are checked against the record
+    (``tablegame.verification``), never written again."""
     start, end = casino.gaming_day_bounds(day)
     tables = Table.objects.filter(pit__casino=casino)
-    WagerTally.objects.filter(table__in=tables, day=day).delete()
-    RoundTally.objects.filter(table__in=tables, day=day).delete()
+    if (
+        WagerTally.objects.filter(table__in=tables, day=day).exists()
+        or RoundTally.objects.filter(table__in=tables, day=day).exists()
+    ):
+        raise AlreadyTallied(
+            f"{casino}: gaming day {day} is tallied already; `manage.py verify_record` checks "
+            "its tallies against the record."
+        )
     params: dict[str, Any] = {"casino": casino.pk, "day": day, "start": start, "end": end}
     with connection.cursor() as cursor:
         cursor.execute(_wagers_sql(), params)

@@ -513,7 +513,11 @@ def settle_house_money_wagers(
             round=game.number,
             steps=tuple(_step_record(s) for s in hm.steps),
             wagers=tuple(
-                _wager_record(s, ride=WagerType(rides[s.seat]) if rides.get(s.seat) else None)
+                _wager_record(
+                    s,
+                    by_kind[(s.seat, s.type.value)],
+                    ride=WagerType(rides[s.seat]) if rides.get(s.seat) else None,
+                )
                 for s in hm.wagers
             ),
         ),
@@ -528,8 +532,10 @@ def _step_record(step: Step) -> events.StepRecord:
     )
 
 
-def _wager_record(settled: SettledWager, ride: WagerType | None = None) -> events.WagerRecord:
-    """Every figure of a settled wager, for the record."""
+def _wager_record(
+    settled: SettledWager, placed: Wager, ride: WagerType | None = None
+) -> events.WagerRecord:
+    """Every figure of a settled wager (``placed``: its row), for the record."""
     return events.WagerRecord(
         seat=settled.seat,
         wager=settled.type,
@@ -541,6 +547,7 @@ def _wager_record(settled: SettledWager, ride: WagerType | None = None) -> event
         fee=settled.fee,
         award=Royal9Award(settled.award) if settled.award else None,
         ride=ride,
+        amount=placed.amount,
     )
 
 
@@ -634,7 +641,9 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
             announcement=outcome.announcement(ez=rules.is_ez),
             steps=tuple(_step_record(s) for s in round_steps),
             wagers=tuple(
-                _wager_record(s) for s in result.wagers if s.type is not WagerType.HOUSE_MONEY
+                _wager_record(s, by_kind[(s.seat, s.type.value)])
+                for s in result.wagers
+                if s.type is not WagerType.HOUSE_MONEY
             ),
         ),
     )

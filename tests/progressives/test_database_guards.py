@@ -6,22 +6,52 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.db import DatabaseError, transaction
+from collections.abc import Callable
+
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 
 from casino.models import Pit
+from tablegame import events
+from tablegame.actions.common import record
 from tablegame.actions.progressives import configure_must_hit
 from tablegame.models import MustHitProgressive, MustHitWin, ProgressiveEntry, ProgressiveMeter
 from tests.progressives.conftest import big_table, naturals, royal9_round
 
 
 def refused(update) -> bool:
+    """Whether the database refuses ``update``, its deferred checks included (as at commit)."""
     try:
-        with transaction.atomic():
+        with transaction.atomic(), connection.cursor() as cursor:
             update()
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the checks due at commit, now
     except DatabaseError:
         return True
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
     return False
+
+
+def won(meter: ProgressiveMeter, update) -> Callable[[], None]:
+    """``update`` with what a win writes beside it: the ledger's hit line and the event."""
+
+    def write() -> None:
+        ProgressiveEntry.objects.create(
+            royal9=meter,
+            kind=ProgressiveEntry.Kind.HIT,
+            table=meter.table,
+            before=meter.amount,
+            after=meter.amount,
+        )
+        record(
+            meter.table,
+            None,
+            events.ProgressiveHit(round=1, seat=1, meter=meter.name, paid=meter.amount),
+        )
+        update()
+
+    return write
 
 
 @pytest.fixture
@@ -44,7 +74,19 @@ def test_a_live_meter_never_goes_down_by_any_query(live_spade):
 
 def test_a_live_meter_goes_back_to_its_reseed_only_with_a_win(live_spade):
     meters = ProgressiveMeter.objects.filter(pk=live_spade.pk)
-    assert not refused(lambda: meters.update(amount=Decimal("450"), hits=F("hits") + 1))
+    # A reset dressed as a win: refused when the transaction commits (no ledger line, no event).
+    assert refused(lambda: meters.update(amount=Decimal("450"), hits=F("hits") + 1))
+    assert (meters.get().amount, meters.get().hits) == (Decimal("450.75"), 0)
+    assert refused(
+        lambda: (
+            ProgressiveEntry.objects.create(
+                royal9=live_spade, kind="hit", before=Decimal("450.75"), after=Decimal("450.75")
+            ),
+            meters.update(amount=Decimal("450"), hits=F("hits") + 1),
+        )
+    )
+    win = won(live_spade, lambda: meters.update(amount=Decimal("450"), hits=F("hits") + 1))
+    assert not refused(win)  # with its ledger line and its event, in one transaction
     assert (meters.get().amount, meters.get().hits) == (Decimal("450"), 1)
     assert not refused(lambda: meters.update(amount=Decimal("451")))  # up is always fine
 
@@ -55,8 +97,11 @@ def test_a_live_meters_parameters_change_only_with_a_win(live_spade):
     assert refused(lambda: meters.update(contribution=Decimal("0.01")))
     assert not refused(lambda: meters.update(next_reseed=Decimal("400")))  # waits for the win
     assert not refused(
-        lambda: meters.update(
-            reseed=Decimal("400"), amount=Decimal("400"), hits=F("hits") + 1, next_reseed=None
+        won(
+            live_spade,
+            lambda: meters.update(
+                reseed=Decimal("400"), amount=Decimal("400"), hits=F("hits") + 1, next_reseed=None
+            ),
         )
     )
 
@@ -72,6 +117,8 @@ def test_a_must_hit_meter_stays_below_its_hidden_value_and_keeps_it_while_live(d
     assert refused(lambda: meters.update(hit_value=F("hit_value") - Decimal("0.01")))
     assert refused(lambda: meters.update(maximum=Decimal("900")))
     assert refused(lambda: meters.update(amount=Decimal("250")))
+    # A reset dressed as a win: no win of that number, no ledger line, no event.
+    assert refused(lambda: meters.update(amount=F("reset"), hits=F("hits") + 1))
     assert meters.get().amount == Decimal("250.75")
 
 

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+import secrets
+from collections.abc import Callable, Iterator
+from io import StringIO
+from typing import Any
 
+import psycopg
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db import connection
 
 from casino.models import Casino, Pit
@@ -41,3 +46,45 @@ def record_cleared_after(transactional_db: None) -> Iterator[None]:
     yield
     with triggers_bypassed(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM casino_event")
+
+
+AsApp = Callable[..., list[tuple[Any, ...]]]
+
+
+PASSWORD = secrets.token_urlsafe(16)
+
+
+@pytest.fixture
+def app_role(transactional_db: None) -> Iterator[str]:
+    """The application's role, made by the command (twice: it is idempotent); dropped after.
+    With a password, so that the test connects whether pg_hba trusts 127.0.0.1 or not."""
+    role = f"{connection.settings_dict['NAME']}_app"
+    for _ in range(2):
+        # "--password=...": a token may begin with "-", which would be read as an option.
+        call_command("grant_app_role", "--role", role, f"--password={PASSWORD}", stdout=StringIO())
+    yield role
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP OWNED BY "{role}"')
+        cursor.execute(f'DROP ROLE "{role}"')
+
+
+@pytest.fixture
+def as_app(app_role: str) -> Iterator[AsApp]:
+    """Run one statement as the application's role, in its own transaction."""
+    settings = connection.settings_dict
+    app = psycopg.connect(
+        host=settings["HOST"] or "127.0.0.1",
+        port=settings["PORT"] or 5432,
+        dbname=settings["NAME"],
+        user=app_role,
+        password=PASSWORD,
+        autocommit=True,
+    )
+
+    def run(statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        with app.cursor() as cursor:
+            cursor.execute(statement, params or None)
+            return cursor.fetchall() if cursor.description else []
+
+    yield run
+    app.close()

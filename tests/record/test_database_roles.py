@@ -6,11 +6,6 @@ test then connects as the application's role, as web, worker and beat do in prod
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable, Iterator
-from io import StringIO
-from typing import Any
-
 import psycopg
 import pytest
 from django.core.management import CommandError, call_command
@@ -21,50 +16,9 @@ from casino.models import Event
 from casino.record import event_hash, verify_chain
 from tablegame.models import Table
 from tests.record.chains import record
+from tests.record.conftest import AsApp
 
 pytestmark = pytest.mark.usefixtures("record_cleared_after")
-
-AsApp = Callable[..., list[tuple[Any, ...]]]
-
-
-PASSWORD = secrets.token_urlsafe(16)
-
-
-@pytest.fixture
-def app_role(transactional_db: None) -> Iterator[str]:
-    """The application's role, made by the command (twice: it is idempotent); dropped after.
-    With a password, so that the test connects whether pg_hba trusts 127.0.0.1 or not."""
-    role = f"{connection.settings_dict['NAME']}_app"
-    for _ in range(2):
-        # "--password=...": a token may begin with "-", which would be read as an option.
-        call_command("grant_app_role", "--role", role, f"--password={PASSWORD}", stdout=StringIO())
-    yield role
-    with connection.cursor() as cursor:
-        cursor.execute(f'DROP OWNED BY "{role}"')
-        cursor.execute(f'DROP ROLE "{role}"')
-
-
-@pytest.fixture
-def as_app(app_role: str) -> Iterator[AsApp]:
-    """Run one statement as the application's role, in its own transaction."""
-    settings = connection.settings_dict
-    app = psycopg.connect(
-        host=settings["HOST"] or "127.0.0.1",
-        port=settings["PORT"] or 5432,
-        dbname=settings["NAME"],
-        user=app_role,
-        password=PASSWORD,
-        autocommit=True,
-    )
-
-    def run(statement: str, *params: Any) -> list[tuple[Any, ...]]:
-        with app.cursor() as cursor:
-            cursor.execute(statement, params or None)
-            return cursor.fetchall() if cursor.description else []
-
-    yield run
-    app.close()
-
 
 REFUSED = {
     "update": "UPDATE {table} SET id = id",
