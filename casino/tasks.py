@@ -12,7 +12,15 @@ from casino.models import StaffSession
 
 @shared_task(name="casino.tasks.checkpoint_record")
 def checkpoint_record() -> int:
-    """Checkpoint each chain whose head moved; returns how many were written."""
+    """Write the next checkpoint (every ``RECORD_CHECKPOINT_SECONDS``); returns how many chains'
+    heads it holds (those that moved).
+
+    The day's close covers its tail with it: ``transaction.on_commit(checkpoint_record.delay)``
+    after its close event, so the worker that holds the signing key checkpoints the day's last
+    events as soon as the close commits. Fails (``CheckpointRefused``, in the worker's log) while
+    the directory holds no checkpoint although the record holds older events: see
+    ``casino.checkpoints``.
+    """
     return write_checkpoints().written
 
 

@@ -132,10 +132,12 @@ CELERY_TASK_ALWAYS_EAGER = _celery["task_always_eager"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 
-# The record's signed checkpoints (casino/checkpoints.py): each chain's head, written outside the
-# database every RECORD_CHECKPOINT_SECONDS by Celery beat, signed with a key the database never
-# holds. In DEBUG the key is made under var/ on first use; otherwise RECORD_SIGNING_KEY_FILE must
-# name one. A verifier without the private key reads the public one from RECORD_VERIFY_KEY_FILE.
+# The record's signed checkpoints (casino/checkpoints.py): each chain's head and the previous
+# checkpoint's hash, written outside the database every RECORD_CHECKPOINT_SECONDS by Celery beat,
+# signed with a key the database never holds; verify_record fails when an event, or the newest
+# checkpoint, is older than RECORD_CHECKPOINT_GRACE without a checkpoint after it. In DEBUG the
+# key is made under var/ on first use; otherwise RECORD_SIGNING_KEY_FILE must name one. A
+# verifier without the private key reads the public one from RECORD_VERIFY_KEY_FILE.
 RECORD_CHECKPOINT_DIR = os.environ.get("RECORD_CHECKPOINT_DIR") or str(
     BASE_DIR / "var" / "checkpoints"
 )
@@ -144,7 +146,10 @@ RECORD_SIGNING_KEY_FILE = os.environ.get("RECORD_SIGNING_KEY_FILE") or (
 )
 RECORD_SIGNING_KEY_GENERATE = DEBUG
 RECORD_VERIFY_KEY_FILE = os.environ.get("RECORD_VERIFY_KEY_FILE", "")
-RECORD_CHECKPOINT_SECONDS = int(os.environ.get("RECORD_CHECKPOINT_SECONDS", "300"))
+RECORD_CHECKPOINT_SECONDS = int(os.environ.get("RECORD_CHECKPOINT_SECONDS", "60"))
+RECORD_CHECKPOINT_GRACE = int(
+    os.environ.get("RECORD_CHECKPOINT_GRACE") or RECORD_CHECKPOINT_SECONDS + 240
+)
 # A dealer with no assignment may act at no table (tablegame/dealers.py): the floor assigns them
 # first. Off (a house that does not record assignments), only an assigned dealer is tied to
 # their table and an unassigned one acts at any table with no dealer assigned.

@@ -3,10 +3,12 @@ whole with the application's own hash, or cut short at its end, even by a databa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import stat
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -43,9 +45,14 @@ def verify(*args: str) -> tuple[list[str], CommandError | None]:
     return out.getvalue().splitlines(), None
 
 
-def checkpoint_lines(settings: Settings) -> list[dict[str, object]]:
+def raw_lines(settings: Settings) -> list[bytes]:
+    """Every checkpoint line as written, in order, without its newline."""
     files = sorted(Path(settings.RECORD_CHECKPOINT_DIR).glob("checkpoints-*.jsonl"))
-    return [json.loads(line) for path in files for line in path.read_text().splitlines()]
+    return [line for path in files for line in path.read_bytes().splitlines()]
+
+
+def checkpoint_lines(settings: Settings) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in raw_lines(settings)]
 
 
 def rewrite_from(table: Table, sequence: int) -> None:
@@ -85,37 +92,50 @@ def dealt(table: Table, other_table: Table) -> Table:
     return table
 
 
-def test_a_checkpoint_signs_the_head_of_each_chain_that_moved(
+def test_a_checkpoint_signs_the_previous_one_and_the_head_of_each_chain_that_moved(
     settings: Settings, table: Table, other_table: Table
 ) -> None:
     for n in range(3):
         record(table, data={"card": "5S", "n": n})
     record(other_table)
-    assert "Checkpointed 2 chains" in checkpoint()
-    assert "Checkpointed 0 chains" in checkpoint()
+    assert "Checkpoint 1 in " in checkpoint()
+    assert ": 0 chains' heads (2 unchanged since their last checkpoint)" in checkpoint()
     last = record(table)
-    assert "Checkpointed 1 chain " in checkpoint()
+    assert ": 1 chain's head (1 unchanged since their last checkpoint)" in checkpoint()
     lines = checkpoint_lines(settings)
-    assert [(line["label"], line["sequence"]) for line in lines] == [
-        ("MB-1", 3),
-        ("MB-2", 1),
-        ("MB-1", 4),
+    assert [line["number"] for line in lines] == [1, 2, 3]
+    assert [[(h["label"], h["sequence"]) for h in line["heads"]] for line in lines] == [
+        [("MB-1", 3), ("MB-2", 1)],
+        [],
+        [("MB-1", 4)],
     ]
-    assert lines[-1]["hash"] == last.hash
-    assert lines[-1]["chain"] == table.chain_id
-    assert lines[-1]["scope"] == "table"
-    assert all(line["signature"] for line in lines)
+    assert lines[-1]["heads"] == [
+        {
+            "chain": table.chain_id,
+            "scope": "table",
+            "label": "MB-1",
+            "sequence": 4,
+            "hash": last.hash,
+        }
+    ]
+    written = raw_lines(settings)
+    assert lines[0]["previous"] is None
+    assert lines[1]["previous"] == hashlib.sha256(written[0]).hexdigest()
+    assert lines[2]["previous"] == hashlib.sha256(written[1]).hexdigest()
+    assert all(line["version"] == 2 and line["signature"] for line in lines)
 
 
 def test_verify_record_checks_each_chain_against_its_checkpoints(dealt: Table) -> None:
     lines, failed = verify()
     assert failed is None
-    assert lines[:2] == [
+    assert lines[:3] == [
         "MB-1: 10 events, chain intact, checkpointed up to event 10",
         "MB-2: 1 event, chain intact, checkpointed up to event 1",
+        "Not yet covered: none, every event is covered by a checkpoint.",
     ]
-    assert lines[2].startswith("Checkpoints: 3 lines in 1 file in ")
-    assert lines[2].endswith(", every signature valid.")
+    assert lines[3].startswith("Checkpoints: 2 lines in 1 file in ")
+    assert ": checkpoints 1 to 2, the last at " in lines[3]
+    assert lines[3].endswith(" UTC; every line valid.")
 
 
 def test_a_chain_rewritten_with_every_hash_recomputed_fails_against_its_checkpoint(
@@ -153,7 +173,7 @@ def test_events_removed_from_the_end_are_caught(dealt: Table) -> None:
 
 
 def test_a_forged_checkpoint_line_is_reported(settings: Settings, dealt: Table) -> None:
-    """A rewrite covered by editing the checkpoint too: the signature no longer fits."""
+    """A rewrite covered by editing the checkpoints too: the signature no longer fits."""
     rewrite_from(dealt, 3)
     path = next(Path(settings.RECORD_CHECKPOINT_DIR).glob("checkpoints-*.jsonl"))
     rows = path.read_text().splitlines()
@@ -161,17 +181,19 @@ def test_a_forged_checkpoint_line_is_reported(settings: Settings, dealt: Table) 
     forged = []
     for row in rows:
         line = json.loads(row)
-        if line["chain"] == dealt.chain_id:
-            line["hash"] = by_sequence[line["sequence"]]
+        for head in line["heads"]:
+            if head["chain"] == dealt.chain_id:
+                head["hash"] = by_sequence[head["sequence"]]
         forged.append(json.dumps(line))
     path.write_text("\n".join(forged) + "\n")
     lines, failed = verify()
     assert failed is not None
     assert f"{path.name} line 1: FORGED: its signature does not verify" in lines
-    assert f"{path.name} line 3: FORGED: its signature does not verify" in lines
-    assert "MB-1: 10 events, chain intact" in lines  # nothing left to check it against
-    assert lines[-1].endswith(", 2 failed.")
-    assert "2 checkpoint lines failed" in str(failed)
+    assert f"{path.name} line 2: FORGED: its signature does not verify" in lines
+    # Nothing left to check MB-1 against, and nothing left to cover its events.
+    assert lines[0].startswith("MB-1: 10 events, chain intact, 10 not yet covered (the oldest ")
+    assert lines[-1].endswith(" in 1 file in " + str(path.parent) + "; 2 problems.")
+    assert "2 problems with the checkpoints" in str(failed)
 
 
 def test_a_line_signed_with_another_key_is_reported(settings: Settings, dealt: Table) -> None:
@@ -184,7 +206,9 @@ def test_a_line_signed_with_another_key_is_reported(settings: Settings, dealt: T
     checkpoint()
     lines, failed = verify()
     assert failed is not None
-    assert sum("signed with another key" in line for line in lines) == 3
+    # The lines signed before the key changed; the checkpoint after them goes on from them.
+    assert sum("signed with another key" in line for line in lines) == 2
+    assert [line["number"] for line in checkpoint_lines(settings)] == [1, 2, 3]
 
 
 def test_a_verifier_with_only_the_public_key_checks_the_checkpoints(
@@ -199,7 +223,7 @@ def test_a_verifier_with_only_the_public_key_checks_the_checkpoints(
     settings.RECORD_SIGNING_KEY_FILE = str(tmp_path / "not-here.pem")
     lines, failed = verify()
     assert failed is None
-    assert lines[-1].endswith(", every signature valid.")
+    assert lines[-1].endswith("; every line valid.")
 
 
 def test_the_signing_key_is_made_once_readable_by_its_owner_only(
@@ -233,8 +257,10 @@ def test_without_debug_the_signing_key_must_be_configured(
 def test_celery_beat_runs_the_checkpoint_task(settings: Settings, table: Table) -> None:
     schedule = app.conf.beat_schedule["checkpoint-the-record"]
     assert schedule["task"] == "casino.tasks.checkpoint_record"
-    assert schedule["schedule"] == 300
+    assert schedule["schedule"] == 60
     assert checkpoint_record.name in app.tasks
     record(table)
     assert checkpoint_record() == 1
-    assert [line["sequence"] for line in checkpoint_lines(settings)] == [1]
+    assert checkpoint_record() == 0
+    lines = checkpoint_lines(settings)
+    assert [(line["number"], len(line["heads"])) for line in lines] == [(1, 1), (2, 0)]

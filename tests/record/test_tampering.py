@@ -106,11 +106,10 @@ def test_a_deleted_first_event_is_reported_as_missing(ten_cards: Table) -> None:
 def test_verify_record_says_each_chain_is_intact(ten_cards: Table) -> None:
     out = StringIO()
     call_command("verify_record", stdout=out)
-    *chains, checkpoints = out.getvalue().splitlines()
-    assert chains == [
-        "MB-1: 10 events, chain intact",
-        "MB-2: 1 event, chain intact",
-    ]
+    mb1, mb2, total, checkpoints = out.getvalue().splitlines()
+    assert mb1.startswith("MB-1: 10 events, chain intact, 10 not yet covered (the oldest ")
+    assert mb2.startswith("MB-2: 1 event, chain intact, 1 not yet covered (the oldest ")
+    assert total.startswith("Not yet covered: 11 events in 2 chains, the oldest ")
     assert checkpoints.startswith("Checkpoints: none in ")
 
 
@@ -120,18 +119,18 @@ def test_verify_record_exits_non_zero_naming_the_broken_table(ten_cards: Table) 
     with pytest.raises(CommandError, match="MB-1") as failed:
         call_command("verify_record", stdout=out)
     assert failed.value.returncode != 0
-    assert out.getvalue().splitlines()[:-1] == [
-        "MB-1: BROKEN at event 5: event 5 is missing",
-        "MB-2: 1 event, chain intact",
-    ]
+    broken, uncovered, mb2 = out.getvalue().splitlines()[:3]
+    assert broken == "MB-1: BROKEN at event 5: event 5 is missing"
+    assert uncovered.startswith("MB-1: 9 not yet covered (the oldest ")
+    assert mb2.startswith("MB-2: 1 event, chain intact, 1 not yet covered")
 
 
 def test_verify_record_checks_only_the_table_asked_for(ten_cards: Table) -> None:
     tamper("DELETE FROM casino_event WHERE chain_id = %s AND sequence = 5", ten_cards.chain_id)
     out = StringIO()
     call_command("verify_record", "--table", "MB-2", stdout=out)
-    assert out.getvalue().splitlines()[0] == "MB-2: 1 event, chain intact"
-    assert len(out.getvalue().splitlines()) == 2  # and the checkpoints' summary
+    assert out.getvalue().splitlines()[0].startswith("MB-2: 1 event, chain intact, 1 not yet")
+    assert len(out.getvalue().splitlines()) == 3  # and the two summaries
 
 
 def test_verify_record_refuses_a_table_that_does_not_exist(ten_cards: Table) -> None:

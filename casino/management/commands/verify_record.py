@@ -1,20 +1,33 @@
 """``manage.py verify_record [--table NAME]``: check every chain of the record, or one table's.
 
 Prints one line per chain (the casino's, each pit's, each table's): whether it is intact from its
-first event, and whether it still holds the events its signed checkpoints name
-(``casino.checkpoints``), which is what shows a chain rewritten whole or cut short at its end.
-Then any checkpoint line that is forged or unreadable, and a summary of the checkpoints. Exits
-non-zero when any chain is broken or any checkpoint line fails.
+first event, whether it still holds the events its signed checkpoints name (``casino.checkpoints``:
+what shows a chain rewritten whole or cut short at its end), and how many of its events come
+after its last checkpoint, "not yet covered". Then the total not yet covered, whatever is wrong
+with the checkpoints themselves (a line forged or unreadable, a checkpoint, line or file missing,
+none for longer than ``RECORD_CHECKPOINT_GRACE``), and a summary of them. Exits non-zero when
+any chain is broken, anything is wrong with the checkpoints, or an event has gone uncovered for
+longer than ``RECORD_CHECKPOINT_GRACE``.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
-from casino.checkpoints import check_against_checkpoints, read_checkpoints
+from casino.checkpoints import (
+    Tail,
+    check_against_checkpoints,
+    grace,
+    read_checkpoints,
+    span,
+    tail,
+    when,
+)
 from casino.models import Chain
 from casino.record import verify_chain
 
@@ -35,7 +48,8 @@ class Command(BaseCommand):
         if table is not None:
             chains = chains.filter(scope=Chain.Scope.TABLE, label=table)
         found = list(chains)
-        log = read_checkpoints()
+        now = timezone.now()
+        log = read_checkpoints(now=now)
         checkpointed_only = {
             chain_id: checkpoints
             for chain_id, checkpoints in log.by_chain.items()
@@ -47,16 +61,27 @@ class Command(BaseCommand):
         # Table signs are unique per pit only: name the pit too when a label appears twice.
         repeated = {k for k, n in Counter((c.scope, c.label) for c in found).items() if n > 1}
         broken = []
+        overdue = []
+        tails: list[Tail] = []
         for chain in found:
             label = chain.label if chain.scope == Chain.Scope.TABLE else str(chain)
             if (chain.scope, chain.label) in repeated:
                 label = " / ".join(str(p) for p in (chain.casino, chain.pit, chain.label) if p)
             report = verify_chain(chain)
-            bad, said = check_against_checkpoints(chain.pk, checkpointed_only.pop(chain.pk, {}))
+            checkpoints = checkpointed_only.pop(chain.pk, {})
+            bad, said = check_against_checkpoints(chain.pk, checkpoints)
+            uncovered = tail(chain.pk, checkpoints)
+            tails.append(uncovered)
+            if uncovered.overdue(now):
+                overdue.append(label)
             if report.ok and bad is None:
                 events = "event" if report.checked == 1 else "events"
                 line = f"{label}: {report.checked} {events}, chain intact"
-                self.stdout.write(f"{line}, {said}" if said else line)
+                if said:
+                    line = f"{line}, {said}"
+                if uncovered.count:
+                    line = f"{line}, {_not_covered(uncovered, now)}"
+                self.stdout.write(line)
                 continue
             broken.append(label)
             if not report.ok:
@@ -65,6 +90,8 @@ class Command(BaseCommand):
                 )
             if bad is not None:
                 self.stdout.write(f"{label}: BROKEN from checkpoint {bad.sequence} on: {said}")
+            if uncovered.count:
+                self.stdout.write(f"{label}: {_not_covered(uncovered, now)}")
         existing = set(Chain.objects.filter(pk__in=checkpointed_only).values_list("pk", flat=True))
         for chain_id, checkpoints in sorted(checkpointed_only.items()):
             if chain_id in existing:
@@ -78,6 +105,9 @@ class Command(BaseCommand):
             )
         for problem in log.problems:
             self.stdout.write(problem)
+        for note in log.notes:
+            self.stdout.write(note)
+        self.stdout.write(_total_not_covered(tails, now))
         if not log.files:
             self.stdout.write(
                 f"Checkpoints: none in {log.directory}, so events removed from a chain's end or "
@@ -86,14 +116,56 @@ class Command(BaseCommand):
         else:
             lines = "line" if log.lines == 1 else "lines"
             files = "file" if log.files == 1 else "files"
-            valid = f"{len(log.problems)} failed" if log.problems else "every signature valid"
+            numbered = ""
+            if log.first is not None and log.last is not None:
+                numbered = (
+                    f": checkpoints {log.first.number} to {log.last.number}, the last at "
+                    f"{when(log.last.at)}"
+                )
+            valid = _problems(len(log.problems)) if log.problems else "every line valid"
             self.stdout.write(
-                f"Checkpoints: {log.lines} {lines} in {log.files} {files} in {log.directory}, "
-                f"{valid}."
+                f"Checkpoints: {log.lines} {lines} in {log.files} {files} in {log.directory}"
+                f"{numbered}; {valid}."
             )
-        if broken or log.problems:
-            failed = [f"broken event chain at {', '.join(broken)}"] if broken else []
-            if log.problems:
-                failed.append(f"{len(log.problems)} checkpoint lines failed")
+        failed = [f"broken event chain at {', '.join(broken)}"] if broken else []
+        if log.problems:
+            failed.append(f"{_problems(len(log.problems))} with the checkpoints")
+        if overdue:
+            failed.append(
+                f"events not covered by a checkpoint for more than RECORD_CHECKPOINT_GRACE "
+                f"({span(grace())}) at {', '.join(overdue)}"
+            )
+        if failed:
             message = "; ".join(failed)
             raise CommandError(f"{message[0].upper()}{message[1:]}.")
+
+
+def _not_covered(uncovered: Tail, now: datetime.datetime) -> str:
+    """A chain's events after its last checkpoint, in words; in capitals once overdue."""
+    assert uncovered.oldest is not None
+    age = span(now - uncovered.oldest)
+    if uncovered.overdue(now):
+        return (
+            f"{uncovered.count} NOT COVERED by a checkpoint, the oldest {age} old, more than "
+            f"RECORD_CHECKPOINT_GRACE ({span(grace())}): checkpoints were removed, or none was "
+            "written (is the beat running?)"
+        )
+    return f"{uncovered.count} not yet covered (the oldest {age} old)"
+
+
+def _total_not_covered(tails: list[Tail], now: datetime.datetime) -> str:
+    left = [t for t in tails if t.count and t.oldest is not None]
+    if not left:
+        return "Not yet covered: none, every event is covered by a checkpoint."
+    count = sum(t.count for t in left)
+    events = "event" if count == 1 else "events"
+    chains = "chain" if len(left) == 1 else "chains"
+    oldest = min(t.oldest for t in left if t.oldest is not None)
+    return (
+        f"Not yet covered: {count} {events} in {len(left)} {chains}, the oldest "
+        f"{span(now - oldest)} old."
+    )
+
+
+def _problems(count: int) -> str:
+    return f"{count} problem" if count == 1 else f"{count} problems"
