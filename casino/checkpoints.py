@@ -596,7 +596,11 @@ def _lines(path: Path) -> Iterable[tuple[bytes, dict[str, Any]]]:
 
 def _last_checkpoint(directory: Path) -> tuple[tuple[int, str] | None, str, bool]:
     """The newest checkpoint of version 2 in the directory (its number and its line's hash)
-    and where it is; and whether an older line (version 1) was seen on the way."""
+    and where it is; and whether an older line (version 1) was seen on the way.
+
+    Its signature is not checked here: after a change of key the checkpoints go on from the
+    old key's, and a forged last line only makes the next one follow it, which verify_record
+    reports with the forgery."""
     old_seen = False
     for path in sorted(directory.glob(f"{FILE_PREFIX}*{FILE_SUFFIX}"), reverse=True):
         last = None
