@@ -16,8 +16,10 @@ from casino.models import Casino
 
 @dataclass(frozen=True)
 class DayReport:
-    """One check of one gaming day: a summary line, and each discrepancy in words."""
+    """One check of one gaming day: what was checked, a summary, and each discrepancy in words."""
 
+    subject: str
+    """The casino and the day: ``Demo Casino, gaming day 2026-11-27``."""
     summary: str
     discrepancies: tuple[str, ...]
 

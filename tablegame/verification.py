@@ -81,13 +81,11 @@ class DayCheck:
         return not self.discrepancies
 
     def summary(self) -> str:
-        head = (
-            f"gaming day {self.day}: {self.rounds} rounds, {self.events} settlement events, "
-            f"{self.tallies} tally rows"
-        )
+        head = f"{self.rounds} rounds, {self.events} settlement events, {self.tallies} tally rows"
         if self.ok:
             return f"{head}: rows, record and tallies agree"
-        return f"{head}: {len(self.discrepancies)} DISCREPANCIES"
+        count = len(self.discrepancies)
+        return f"{head}: {count} DISCREPANC{'Y' if count == 1 else 'IES'}"
 
 
 @dataclass
@@ -109,7 +107,8 @@ def day_reports(casino: Casino, days: Iterable[datetime.date] | None = None) -> 
     for day in days_played(casino) if days is None else days:
         check = check_day(casino, day)
         yield DayReport(
-            summary=f"{casino}: {check.summary()}",
+            subject=f"{casino}, gaming day {day}",
+            summary=check.summary(),
             discrepancies=tuple(str(d) for d in check.discrepancies),
         )
 

@@ -12,7 +12,7 @@ from decimal import Decimal
 import psycopg
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from accounting.reports import day_report
@@ -41,13 +41,14 @@ def _played(staff):
     return table, first, second
 
 
-def _verify_record(*args: str) -> tuple[int, str]:
+def _verify_record(*args: str) -> tuple[str, str]:
+    """What ``verify_record`` prints, and the error it ends with ("" when all is well)."""
     out = io.StringIO()
     try:
         call_command("verify_record", *args, stdout=out)
-    except SystemExit as stop:
-        return int(stop.code or 0), out.getvalue()
-    return 0, out.getvalue()
+    except CommandError as error:
+        return out.getvalue(), str(error)
+    return out.getvalue(), ""
 
 
 @pytest.mark.usefixtures("record_cleared_after")
@@ -100,10 +101,13 @@ def test_the_application_role_cannot_change_settled_play(as_app: AsApp, staff):
         f"{table.name}: the tally of banker win (8 decks) holds n 2 where the record adds up "
         "to 1, payout 1100.00 where the record adds up to 100.00 (rounds: shoe 1 round 1)"
     ]
-    code, said = _verify_record()
-    assert code != 0
-    assert f"gaming day {day}: 2 rounds, 2 settlement events" in said
-    assert "the tally of banker win (8 decks) holds n 2" in said
+    said, error = _verify_record("--day", str(day))
+    assert (
+        f"Settled play, {casino}, gaming day {day}: 2 rounds, 2 settlement events, 5 tally rows: "
+        "1 DISCREPANCY" in said
+    )
+    assert f"  {table.name}: the tally of banker win (8 decks) holds n 2" in said
+    assert f"he play of {casino}, gaming day {day} disagrees with the record." in error
 
 
 @pytest.mark.usefixtures("record_cleared_after")

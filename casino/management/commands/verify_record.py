@@ -5,13 +5,16 @@ first event, whether it still holds the events its signed checkpoints name (``ca
 what shows a chain rewritten whole or cut short at its end), and how many of its events come
 after its last checkpoint, "not yet covered". Then the total not yet covered, whatever is wrong
 with the checkpoints themselves (a line forged or unreadable, a checkpoint, line or file missing,
-none for longer than ``RECORD_CHECKPOINT_GRACE``), and a summary of them. Exits non-zero when
-any chain is broken, anything is wrong with the checkpoints, or an event has gone uncovered for
-longer than ``RECORD_CHECKPOINT_GRACE``.
+none for longer than ``RECORD_CHECKPOINT_GRACE``), and a summary of them. Then the checks the
+apps register (``casino.verification``): the settled play of every gaming day (``--day`` for
+one) against the record's settlement events, each disagreement named. Exits non-zero when any
+chain is broken, anything is wrong with the checkpoints, an event has gone uncovered for longer
+than ``RECORD_CHECKPOINT_GRACE``, or a day's play disagrees with the record.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 from collections import Counter
 from typing import Any
@@ -28,8 +31,9 @@ from casino.checkpoints import (
     tail,
     when,
 )
-from casino.models import Chain
+from casino.models import Casino, Chain
 from casino.record import verify_chain
+from casino.verification import registered
 
 
 class Command(BaseCommand):
@@ -42,8 +46,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--table", metavar="NAME", help='Only the table(s) with this sign, e.g. "MB-1".'
         )
+        parser.add_argument(
+            "--day",
+            metavar="YYYY-MM-DD",
+            type=_day,
+            help="Check the play of this gaming day only (default: every day played).",
+        )
 
-    def handle(self, *args: Any, table: str | None = None, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        table: str | None = None,
+        day: datetime.date | None = None,
+        **options: Any,
+    ) -> None:
         chains = Chain.objects.select_related("casino", "pit").order_by("scope", "label", "pk")
         if table is not None:
             chains = chains.filter(scope=Chain.Scope.TABLE, label=table)
@@ -127,7 +143,10 @@ class Command(BaseCommand):
                 f"Checkpoints: {log.lines} {lines} in {log.files} {files} in {log.directory}"
                 f"{numbered}; {valid}."
             )
+        disagreeing = self._check_days(None if day is None else [day])
         failed = [f"broken event chain at {', '.join(broken)}"] if broken else []
+        if disagreeing:
+            failed.append(f"the play of {', '.join(disagreeing)} disagrees with the record")
         if log.problems:
             failed.append(f"{_problems(len(log.problems))} with the checkpoints")
         if overdue:
@@ -138,6 +157,31 @@ class Command(BaseCommand):
         if failed:
             message = "; ".join(failed)
             raise CommandError(f"{message[0].upper()}{message[1:]}.")
+
+    def _check_days(self, days: list[datetime.date] | None) -> list[str]:
+        """Run every registered check of the days' play; the days that disagree."""
+        disagreeing = []
+        for casino in Casino.objects.order_by("pk"):
+            for name, check in registered().items():
+                for report in check(casino, days):
+                    self.stdout.write(f"{name.capitalize()}, {report.subject}: {report.summary}")
+                    for discrepancy in report.discrepancies:
+                        self.stdout.write(f"  {discrepancy}")
+                    if not report.ok:
+                        disagreeing.append(report.subject)
+        return disagreeing
+
+
+def _day(text: str) -> datetime.date:
+    """A gaming day from the command line: a date, from 2000 to tomorrow."""
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a day: write it YYYY-MM-DD") from None
+    latest = timezone.localdate() + datetime.timedelta(days=1)
+    if not datetime.date(2000, 1, 1) <= day <= latest:
+        raise argparse.ArgumentTypeError(f"{day} is no gaming day played: 2000-01-01 to {latest}")
+    return day
 
 
 def _not_covered(uncovered: Tail, now: datetime.datetime) -> str:
