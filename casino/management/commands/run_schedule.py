@@ -38,8 +38,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, once: bool = False, **options: Any) -> None:
         current_app.loader.import_default_modules()
-        entries = {
-            name: (entry["task"], interval(entry["schedule"]))
+        entries: dict[str, tuple[str, float]] = {
+            name: (str(entry["task"]), interval(entry["schedule"]))
             for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
         }
         unknown = sorted(task for task, _ in entries.values() if task not in current_app.tasks)
