@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from decimal import Decimal
+from typing import Any
 
 from django.utils import timezone
 from reportlab.lib import colors  # type: ignore[import-untyped]
@@ -21,7 +22,7 @@ from reportlab.platypus import (  # type: ignore[import-untyped]
 )
 from reportlab.platypus.flowables import Flowable  # type: ignore[import-untyped]
 
-from accounting.reports import DayReport, Figures, MasterLine
+from accounting.reports import DayReport, Figures, MasterLine, ProgressiveLine, TableDay
 
 TABLE_COLUMNS = (
     "Pit",
@@ -50,6 +51,22 @@ def _hold(value: Decimal | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
+def _theoretical(f: Figures) -> str:
+    """A table's theoretical win, or why it cannot be computed; a total without some tables'
+    says so."""
+    if isinstance(f, TableDay) and f.theoretical_error:
+        return f.theoretical_error
+    if f.theoretical_missing:
+        return f"cannot be computed: {', '.join(f.theoretical_unknown)}"
+    if f.theoretical_unknown:
+        return f"{_money(f.theoretical)} incomplete: without {', '.join(f.theoretical_unknown)}"
+    return _money(f.theoretical)
+
+
+def _type_theoretical(error: str, theoretical: Decimal) -> str:
+    return f"{_money(theoretical)} incomplete: {error}" if error else _money(theoretical)
+
+
 def day_csv(report: DayReport) -> str:
     """One row per table, then per pit, per game type and the casino; amounts to the cent."""
     out = io.StringIO()
@@ -75,9 +92,90 @@ def day_csv(report: DayReport) -> str:
         w.writerow(
             [line.label, line.count, _money(line.amount), line.won, _money(line.paid), line.lost,
              _money(line.collected), line.pushed, _money(line.returned), _money(line.commission),
-             _money(line.fees), _money(line.result), _money(line.theoretical)]
+             _money(line.fees), _money(line.result),
+             _type_theoretical(line.theoretical_error, line.theoretical)]
         )  # fmt: skip
+    _progressives_csv(w, report)
     return out.getvalue()
+
+
+def _progressives_csv(w: Any, report: DayReport) -> None:
+    """The contributions of the day by table, pit and casino; the must-hit meters' day; the
+    liability now, line by line, by pit and for the casino."""
+    w.writerow([])
+    w.writerow(["Progressive contributions", "Pit", "Table", "Royal 9", "Must-hit", "Total"])
+    for line in report.progressive_tables:
+        w.writerow(["table", line.pit, line.name, *_put(line)])
+    for line in report.progressive_pits:
+        w.writerow(["pit", line.name, "", *_put(line)])
+    if report.progressive_total is not None:
+        w.writerow(["casino", "", "", *_put(report.progressive_total)])
+    if report.must_hit:
+        w.writerow([])
+        w.writerow(["Must-hit meter", "Pit", "Tables", "Contributions", "Won", "Won amount",
+                    "Paid", "Paid amount"])  # fmt: skip
+        for m in report.must_hit:
+            w.writerow(["must-hit", m.pit, m.tables, _money(m.contributed), m.won,
+                        _money(m.won_amount), m.paid, _money(m.paid_amount)])  # fmt: skip
+    w.writerow([])
+    w.writerow(["Progressive liability (now)", "Pit", "Meter or win", "Amount", "Reset", "Owed"])
+    for owed in report.liability:
+        w.writerow([owed.kind, owed.pit, owed.name, _money(owed.amount), _money(owed.reset),
+                    _money(owed.owed)])  # fmt: skip
+    for pit, amount in report.liability_pits:
+        w.writerow(["pit", pit, "", "", "", _money(amount)])
+    w.writerow(["casino", "", "", "", "", _money(report.progressive_liability)])
+
+
+def _put(line: ProgressiveLine) -> list[str]:
+    return [_money(line.royal9), _money(line.must_hit), _money(line.total)]
+
+
+def _progressives_pdf(report: DayReport, styles: Any) -> list[Flowable]:
+    """The progressives' tables: contributions by table, pit and casino; the must-hit meters'
+    day; the liability now, line by line, by pit and for the casino."""
+    put = [["Pit", "Table", "Royal 9", "Must-hit", "Total"]]
+    put += [[line.pit, line.name, *_put(line)] for line in report.progressive_tables]
+    put += [[line.name, "", *_put(line)] for line in report.progressive_pits]
+    if report.progressive_total is not None:
+        put.append(["CASINO", "", *_put(report.progressive_total)])
+    contributions = Table(put, repeatRows=1)
+    contributions.setStyle(_GRID)
+    out: list[Flowable] = [
+        Paragraph(
+            "Progressive contributions of the day (the controller's ledger)", styles["Heading3"]
+        ),
+        contributions,
+    ]
+    if report.must_hit:
+        rows = [["Pit", "Meter", "Tables", "Contributions", "Won", "Won amount", "Paid",
+                 "Paid amount"]]  # fmt: skip
+        rows += [
+            [m.pit, m.meter, m.tables, _money(m.contributed), str(m.won), _money(m.won_amount),
+             str(m.paid), _money(m.paid_amount)]
+            for m in report.must_hit
+        ]  # fmt: skip
+        meters = Table(rows, repeatRows=1)
+        meters.setStyle(_GRID)
+        out += [Paragraph("Must-hit meters", styles["Heading3"]), meters]
+    owed = [["Pit", "Meter or win", "Amount", "Reset", "Owed"]]
+    owed += [
+        [line.pit, line.name, _money(line.amount), _money(line.reset), _money(line.owed)]
+        for line in report.liability
+    ]
+    owed += [[pit, "", "", "", _money(amount)] for pit, amount in report.liability_pits]
+    owed.append(["CASINO", "", "", "", _money(report.progressive_liability)])
+    liability = Table(owed, repeatRows=1)
+    liability.setStyle(_GRID)
+    out += [
+        Paragraph(
+            "Progressive liability (now): each meter above its reset, and each must-hit win not "
+            "yet paid",
+            styles["Heading3"],
+        ),
+        liability,
+    ]
+    return out
 
 
 def _figures(f: Figures) -> list[str]:
@@ -93,7 +191,7 @@ def _figures(f: Figures) -> list[str]:
         _money(f.wagered),
         _money(f.tracked),
         _money(f.variance),
-        _money(f.theoretical),
+        _theoretical(f),
     ]
 
 
@@ -142,17 +240,30 @@ def day_pdf(report: DayReport, *, master: tuple[list[MasterLine], list[MasterLin
     ]
     small = styles["BodyText"].clone("small", fontSize=7, leading=8)
     rows: list[list[object]] = [list(TABLE_COLUMNS)]
+
+    def cells(f: Figures) -> list[object]:
+        figures: list[object] = list(_figures(f))
+        if f.theoretical_missing:
+            figures[-1] = Paragraph("cannot be computed: see the exceptions", small)
+        elif f.theoretical_unknown:
+            figures[-1] = Paragraph(
+                f"{_money(f.theoretical)} incomplete: without {', '.join(f.theoretical_unknown)}",
+                small,
+            )
+        return figures
+
     for t in report.tables:
         if t.tables:
-            rows.append([t.pit, t.table, Paragraph(t.game, small), *_figures(t)])
+            rows.append([t.pit, t.table, Paragraph(t.game, small), *cells(t)])
     for name, f in report.pits:
         if f.tables:
-            rows.append([name, "", "", *_figures(f)])
+            rows.append([name, "", "", *cells(f)])
     for name, f in report.games:
         if f.tables:
-            rows.append(["Game", "", Paragraph(name, small), *_figures(f)])
-    rows.append(["CASINO TOTAL", "", "", *_figures(report.total)])
-    widths = [0.45, 0.45, 1.35] + [0.62] * (len(TABLE_COLUMNS) - 3)
+            rows.append(["Game", "", Paragraph(name, small), *cells(f)])
+    rows.append(["CASINO TOTAL", "", "", *cells(report.total)])
+    # The theoretical win is wider: it may say that it cannot be computed, or is incomplete.
+    widths = [0.45, 0.45, 1.35] + [0.62] * (len(TABLE_COLUMNS) - 4) + [0.9]
     grid = Table(rows, repeatRows=1, colWidths=[w * inch for w in widths])
     style = TableStyle(_GRID.getCommands())
     style.add("FONT", (0, len(rows) - 1), (-1, len(rows) - 1), "Helvetica-Bold", 7.5)
@@ -166,7 +277,8 @@ def day_pdf(report: DayReport, *, master: tuple[list[MasterLine], list[MasterLin
             [line.label, str(line.count), _money(line.amount), _money(line.paid),
              _money(line.collected), _money(line.pushed_amount), _money(line.returned),
              _money(line.commission), _money(line.fees), _money(line.result),
-             _money(line.theoretical)]
+             Paragraph(_type_theoretical(line.theoretical_error and "see the exceptions",
+                                         line.theoretical), small)]
         )  # fmt: skip
     wt = Table(types, repeatRows=1)
     wt.setStyle(_GRID)
@@ -181,11 +293,12 @@ def day_pdf(report: DayReport, *, master: tuple[list[MasterLine], list[MasterLin
          _money(report.complimentary[1])],
         ["Collection fees", _money(report.fees)],
         ["Progressive contributions", _money(report.progressive_contributions)],
-        ["Progressive meters' liability (now)", _money(report.progressive_liability)],
+        ["Progressive liability (now)", _money(report.progressive_liability)],
     ]  # fmt: skip
     st = Table(summary, colWidths=[3.5 * inch, 1.2 * inch])
     st.setStyle(_GRID)
     story += [Paragraph("Commission, fees and progressives", styles["Heading3"]), st]
+    story += _progressives_pdf(report, styles)
 
     by_table, by_game = master
     mrows = [["Table / game", "Drop day", "Win day", "Hold day", "Drop MTD", "Win MTD",

@@ -17,7 +17,14 @@ From the record of play (rounds settled within the gaming day's bounds):
 - the theoretical win: each wager taken times the exact house edge of its type under the Rules
   Submission it was taken under, for a full shoe of its decks (``baccarat.gamemath``). Royal 9 has
   no fixed edge (its top prizes are meters) and is left out; at a player-dealer table the house's
-  edge is its collection fees.
+  edge is its collection fees. An edge that cannot be computed is no edge of zero: the table's
+  line says "theoretical win cannot be computed" and why, and every total it is part of is
+  marked incomplete;
+- the progressives: what each table's rounds put on its Royal 9 meters and its must-hit meter,
+  from the controller's ledger, and the liability now (each meter above its reset, and the
+  must-hit wins not yet paid; ``tablegame.progressives``).
+
+Every total (pit, game, casino) is the sum of the rows the report lists.
 
 The grouped rows (per table, rules and wager type: hundreds, whatever the number of rounds) are
 combined here. An open day reads them from the tallies each settlement adds to in its own
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -70,12 +78,11 @@ from baccarat.gamemath import analyse
 from baccarat.profiles import RulesSubmission
 from baccarat.wagertypes import WagerType
 from casino.events import payload_of
-from casino.models import Casino
+from casino.models import Casino, Pit
 from tablegame.decisions import decided, is_override
 from tablegame.events import CardCorrected, TablePayload
 from tablegame.models import (
     Irregularity,
-    ProgressiveMeter,
     Round,
     RoundTally,
     SettlementStep,
@@ -85,9 +92,12 @@ from tablegame.models import (
     Wager,
     WagerTally,
 )
+from tablegame.progressives import LiabilityLine, MustHitDay, contributions, liability_lines
+from tablegame.progressives import must_hit_days as must_hit_periods
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")
+logger = logging.getLogger(__name__)
 
 
 def cents(value: Decimal | Fraction | int) -> Decimal:
@@ -119,6 +129,8 @@ class Figures:
     tracked: Decimal = ZERO
     theoretical: Decimal = ZERO
     tables: int = 0
+    theoretical_unknown: list[str] = field(default_factory=list)
+    """The tables whose theoretical win cannot be computed: ``theoretical`` leaves them out."""
 
     @property
     def win(self) -> Decimal:
@@ -127,6 +139,11 @@ class Figures:
     @property
     def hold(self) -> Decimal | None:
         return hold_percent(self.win, self.drop)
+
+    @property
+    def theoretical_missing(self) -> bool:
+        """No table of these has a theoretical win that can be computed: there is no figure."""
+        return bool(self.theoretical_unknown) and len(self.theoretical_unknown) >= self.tables
 
     @property
     def variance(self) -> Decimal:
@@ -148,6 +165,7 @@ class Figures:
             "tracked",
             "theoretical",
             "tables",
+            "theoretical_unknown",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -170,6 +188,8 @@ class TableDay(Figures):
     flags: list[str] = field(default_factory=list)
     variance_flagged: bool = False
     hold_flagged: bool = False
+    theoretical_error: str = ""
+    """Why the theoretical win cannot be computed ("" when it can): shown instead of a figure."""
 
 
 @dataclass
@@ -192,6 +212,9 @@ class WagerTypeLine:
     result: Decimal = ZERO
     """The house's result on this type, from the settlement steps (banked tables)."""
     theoretical: Decimal = ZERO
+    theoretical_error: str = ""
+    """Why the theoretical win of some of these wagers cannot be computed: ``theoretical``
+    leaves them out."""
 
 
 @dataclass
@@ -224,8 +247,10 @@ class DayReport:
     complimentary: tuple[int, Decimal]
     fees: Decimal
     progressive_contributions: Decimal
+    """Put on the meters by the day's rounds (the controller's ledger), Royal 9 and must-hit."""
     progressive_hits: list[tuple[str, int, Decimal]]
     progressive_liability: Decimal
+    """Owed on the progressives now: each meter above its reset, and the unpaid must-hit wins."""
     irregularities: list[Line]
     voids: list[Line]
     slips: list[Slip]
@@ -237,11 +262,41 @@ class DayReport:
     """Cards keyed in error and corrected with a supervisor's approval (``card_corrected``)."""
     overrides: list[Line] = field(default_factory=list)
     """Supervisors' decisions at the tables, with their reasons (``tablegame.decisions``)."""
+    progressive_tables: list[ProgressiveLine] = field(default_factory=list)
+    """Each table's contributions of the day to its Royal 9 meters and its must-hit meter."""
+    progressive_pits: list[ProgressiveLine] = field(default_factory=list)
+    progressive_total: ProgressiveLine | None = None
+    must_hit: list[MustHitDay] = field(default_factory=list)
+    """Each must-hit meter's day: contributions, wins, payments."""
+    liability: list[LiabilityLine] = field(default_factory=list)
+    """The liability line by line: meters above their reset, unpaid must-hit wins."""
+    liability_pits: list[tuple[str, Decimal]] = field(default_factory=list)
 
     @property
     def flags(self) -> list[tuple[str, str]]:
         """Everything flagged, as (table, what)."""
         return [(t.table, f) for t in self.tables for f in t.flags]
+
+
+@dataclass
+class ProgressiveLine:
+    """What a table's rounds of the day put on the progressive meters (or a pit's, the
+    casino's), from the controller's ledger."""
+
+    name: str
+    pit: str = ""
+    royal9: Decimal = ZERO
+    """On the table's Royal 9 meters (Star, Spade, Heart)."""
+    must_hit: Decimal = ZERO
+    """On the must-hit meter the table feeds."""
+
+    @property
+    def total(self) -> Decimal:
+        return self.royal9 + self.must_hit
+
+    def add(self, other: ProgressiveLine) -> None:
+        self.royal9 += other.royal9
+        self.must_hit += other.must_hit
 
 
 @dataclass
@@ -262,6 +317,30 @@ def _submissions(rule_ids: Iterable[int]) -> dict[int, RulesSubmission]:
 def _edges(rules: RulesSubmission, decks: int) -> dict[str, Fraction]:
     """Exact house edge of each wager ``rules`` offers, for a full shoe of ``decks`` decks."""
     return analyse(Composition.of_decks(decks), rules).house_edge
+
+
+#: A Rules Submission's edges for a number of decks, or why they cannot be computed.
+Edges = dict[str, Fraction] | str
+
+
+def _day_edges(
+    wagers: list[Any], rules: dict[int, RulesSubmission]
+) -> dict[tuple[int, int], Edges]:
+    """The edges under each Rules Submission and number of decks the day's wagers were taken
+    under (banked tables), each computed once; an error is kept as the reason, for the report to
+    say that the theoretical win cannot be computed, never taken as an edge of zero."""
+    out: dict[tuple[int, int], Edges] = {}
+    for w in wagers:
+        key = (w["round__rules_id"], w["round__shoe__decks"])
+        submission = rules[key[0]]
+        if key in out or submission.player_dealer:
+            continue
+        try:
+            out[key] = _edges(submission, key[1])
+        except Exception as error:  # any error: reported on the page, CSV and PDF, and logged
+            logger.exception("House edge of %s for %s decks", submission.name, key[1])
+            out[key] = f"{submission.title}, {key[1]} decks: {str(error) or type(error).__name__}"
+    return out
 
 
 def house_edge(rules: RulesSubmission, decks: int, wager: str) -> Fraction | None:
@@ -313,6 +392,18 @@ def _drops(casino: Casino, day: datetime.date) -> dict[int, Decimal]:
 def day_rounds(table_ids: list[int], start: datetime.datetime, end: datetime.datetime) -> Any:
     """The rounds of the gaming day at these tables: settled (or voided) within its bounds."""
     return Round.objects.filter(table_id__in=table_ids, settled_at__gte=start, settled_at__lt=end)
+
+
+def settled_rounds(table_id: int, start: datetime.datetime, end: datetime.datetime) -> list[Any]:
+    """A table's rounds of the gaming day [``start``, ``end``): those settled (or voided) within
+    it, whenever they were opened (the rounds its figures are made of), in the order they were
+    settled, each with its number of wagers and the amount wagered."""
+    return list(
+        day_rounds([table_id], start, end)
+        .select_related("shoe")
+        .annotate(wager_count=Count("wagers"), wagered=Sum("wagers__amount"))
+        .order_by("settled_at", "pk")
+    )
 
 
 def _round_counts(rounds: Any) -> dict[int, dict[str, int]]:
@@ -588,15 +679,29 @@ def _report(
     corrections, overrides = _decisions(ids, start, end)
     wagers, per_hand = play.wagers, play.per_hand
     rules = _submissions(w["round__rules_id"] for w in wagers)
+    edges = _day_edges(wagers, rules)
     moves = [house_move(w, rules[w["round__rules_id"]]) for w in wagers]
     per_table = _per_table(
-        casino, day, tables, play.counts, wagers, moves, per_hand, rules, start, end, settings
+        casino,
+        day,
+        tables,
+        play.counts,
+        wagers,
+        moves,
+        per_hand,
+        rules,
+        edges,
+        start,
+        end,
+        settings,
     )
-    types = _wager_types(wagers, moves, rules)
+    types = _wager_types(wagers, moves, rules, edges)
     pits: dict[str, Figures] = defaultdict(Figures)
     games: dict[str, Figures] = defaultdict(Figures)
     total = Figures()
-    for t in per_table:
+    # The totals are the sums of the rows the report lists: the tables active that day (a table
+    # not listed has a tray, the last closer, but nothing of the day to add).
+    for t in (t for t in per_table if t.tables):
         pits[t.pit].add(t)
         games[t.game].add(t)
         total.add(t)
@@ -606,6 +711,9 @@ def _report(
     comp = _markers(casino, start, end, VigorishMarker.Status.FORM_REQUESTED).aggregate(
         n=Count("pk"), total=Sum("amount")
     )
+    put, put_pits, put_total = _progressives(tables, start, end)
+    pit_ids = list(Pit.objects.filter(casino=casino).values_list("pk", flat=True))
+    owed = liability_lines(pit_ids)
     report = DayReport(
         casino=casino,
         day=day,
@@ -624,12 +732,15 @@ def _report(
         markers_collected=(collected["n"], collected["total"] or ZERO),
         complimentary=(comp["n"], comp["total"] or ZERO),
         fees=_sum(w["fee"] for w in wagers) + _sum(per_hand.values()),
-        progressive_contributions=_contributions(wagers, rules),
+        progressive_contributions=put_total.total,
         progressive_hits=_hits(wagers),
-        progressive_liability=ProgressiveMeter.objects.filter(table_id__in=ids).aggregate(
-            total=Sum("amount")
-        )["total"]
-        or ZERO,
+        progressive_liability=_sum(line.owed for line in owed),
+        progressive_tables=put,
+        progressive_pits=put_pits,
+        progressive_total=put_total,
+        must_hit=must_hit_periods(pit_ids, ids, start, end),
+        liability=owed,
+        liability_pits=_owed_by_pit(owed),
         irregularities=_irregularities(ids, start, end),
         corrections=corrections,
         overrides=overrides,
@@ -659,6 +770,7 @@ def _per_table(
     moves: list[HouseMove],
     per_hand: dict[int, Decimal],
     rules: dict[int, RulesSubmission],
+    edges: dict[tuple[int, int], Edges],
     start: datetime.datetime,
     end: datetime.datetime,
     settings: AccountingSettings,
@@ -677,6 +789,7 @@ def _per_table(
         .values_list("table_id", "total")
     )
     wagered: dict[int, list[Any]] = defaultdict(lambda: [0, ZERO, Fraction(0)])
+    unknown: dict[int, str] = {}
     for w in wagers:
         entry = wagered[w["round__table_id"]]
         entry[0] += w["n"]
@@ -685,7 +798,11 @@ def _per_table(
         if submission.player_dealer:
             entry[2] += Fraction(w["fee"])
             continue
-        edge = house_edge(submission, w["round__shoe__decks"], w["type"])
+        known = edges[(w["round__rules_id"], w["round__shoe__decks"])]
+        if isinstance(known, str):
+            unknown.setdefault(w["round__table_id"], known)
+            continue
+        edge = known.get(w["type"])
         if edge is not None:
             entry[2] += Fraction(w["amount"]) * edge
     out = []
@@ -721,11 +838,16 @@ def _per_table(
         t.rounds, t.voids, t.shoes = c.get("rounds", 0), c.get("voids", 0), c.get("shoes", 0)
         n, amount, theo = wagered.get(table.pk, (0, ZERO, Fraction(0)))
         t.wagers, t.wagered, t.theoretical = n, amount, cents(theo)
+        if table.pk in unknown:  # no figure at all: the page says why, the totals are incomplete
+            t.theoretical, t.theoretical_unknown = ZERO, [t.table]
+            t.theoretical_error = f"theoretical win cannot be computed: {unknown[table.pk]}"
         t.tracked = tracked.get(table.pk, ZERO) + (markers.get(table.pk) or ZERO)
         active = bool(t.rounds or t.fills or t.credits or t.has_drop or t.has_closer or counted)
         t.tables = 1 if active else 0
         if not active:
             t.flags = []
+        if t.theoretical_error:
+            t.flags.append(t.theoretical_error[0].upper() + t.theoretical_error[1:])
         if active and not t.has_closer:
             t.flags.append("No closer counted: the tray is taken as unchanged")
         if t.rounds and not t.has_drop:
@@ -745,7 +867,10 @@ def _per_table(
 
 
 def _wager_types(
-    wagers: list[Any], moves: list[HouseMove], rules: dict[int, RulesSubmission]
+    wagers: list[Any],
+    moves: list[HouseMove],
+    rules: dict[int, RulesSubmission],
+    edges: dict[tuple[int, int], Edges],
 ) -> list[WagerTypeLine]:
     lines = {t.value: WagerTypeLine(t.value, t.label) for t in WagerType}
     for w, move in zip(wagers, moves, strict=True):
@@ -765,26 +890,49 @@ def _wager_types(
         else:
             line.pushed += w["n"]
             line.pushed_amount += w["amount"]
-        submission = rules[w["round__rules_id"]]
-        if not submission.player_dealer:
-            edge = house_edge(submission, w["round__shoe__decks"], w["type"])
-            if edge is not None:
-                line.theoretical += cents(Fraction(w["amount"]) * edge)
+        if rules[w["round__rules_id"]].player_dealer:
+            continue
+        known = edges[(w["round__rules_id"], w["round__shoe__decks"])]
+        if isinstance(known, str):
+            line.theoretical_error = line.theoretical_error or (
+                f"theoretical win of some of these wagers cannot be computed: {known}"
+            )
+            continue
+        edge = known.get(w["type"])
+        if edge is not None:
+            line.theoretical += cents(Fraction(w["amount"]) * edge)
     return [line for line in lines.values() if line.count]
 
 
-def _contributions(wagers: list[Any], rules: dict[int, RulesSubmission]) -> Decimal:
-    """Royal 9 wagers times the meters' contribution rates (per round the meters round down to
-    the cent, so they may rise by a few cents less)."""
-    total = ZERO
-    for w in wagers:
-        submission = rules[w["round__rules_id"]]
-        if w["type"] != WagerType.ROYAL9.value or submission.royal9 is None:
-            continue
-        r9 = submission.royal9
-        rate = r9.star.contribution + r9.spade.contribution + r9.heart.contribution
-        total += w["amount"] * rate
-    return cents(total)
+def _progressives(
+    tables: list[Any], start: datetime.datetime, end: datetime.datetime
+) -> tuple[list[ProgressiveLine], list[ProgressiveLine], ProgressiveLine]:
+    """What each table's rounds of the day put on its Royal 9 meters and its must-hit meter (the
+    controller's ledger), the sums per pit and the casino's: each the sum of the rows above."""
+    by_id = {t.pk: t for t in tables}
+    rows: dict[int, ProgressiveLine] = {}
+    for c in contributions(by_id, start, end):
+        table = by_id[c.table_id]
+        row = rows.setdefault(c.table_id, ProgressiveLine(table.name, table.pit.name))
+        if c.must_hit_id is None:
+            row.royal9 += c.amount
+        else:
+            row.must_hit += c.amount
+    listed = sorted(rows.values(), key=lambda r: (r.pit, r.name))
+    pits: dict[str, ProgressiveLine] = {}
+    total = ProgressiveLine("Casino")
+    for row in listed:
+        pits.setdefault(row.pit, ProgressiveLine(row.pit, row.pit)).add(row)
+        total.add(row)
+    return listed, list(pits.values()), total
+
+
+def _owed_by_pit(lines: list[LiabilityLine]) -> list[tuple[str, Decimal]]:
+    """The liability of each pit: the sum of its lines."""
+    pits: dict[str, Decimal] = {}
+    for line in lines:
+        pits[line.pit] = pits.get(line.pit, ZERO) + line.owed
+    return sorted(pits.items())
 
 
 def _hits(wagers: list[Any]) -> list[tuple[str, int, Decimal]]:

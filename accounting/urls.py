@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern] = [
     path("day.csv", views.day_csv_download, name="day-csv"),
     path("day.pdf", views.day_pdf_download, name="day-pdf"),
     path("master/", views.master, name="master"),
+    path("rounds/", views.table_rounds, name="rounds"),
     path("close/", views.close, name="close"),
     path("drop/", views.drop, name="drop"),
     path("inventory/", views.inventory, name="inventory"),

@@ -21,12 +21,19 @@ from accounting import chips, services
 from accounting.charts import Bar, bars
 from accounting.exports import day_csv, day_pdf
 from accounting.models import DropCount, GamingDay, Slip, TableInventory
-from accounting.reports import busiest, day_report, latest_closed_or_yesterday, master_report
+from accounting.reports import (
+    ZERO,
+    busiest,
+    day_report,
+    latest_closed_or_yesterday,
+    master_report,
+    settled_rounds,
+)
 from casino import access, roles
 from casino.models import Casino
 from casino.record import deployment_casino
 from tablegame.errors import ActionError
-from tablegame.models import Table
+from tablegame.models import Round, Table
 
 CHART_TABLES = 24
 
@@ -78,7 +85,11 @@ def day(request: HttpRequest) -> HttpResponse:
             title="House result by wager type",
         ),
         "theoretical": bars(
-            [Bar(name, f.win, f.theoretical) for name, f in report.games if f.tables],
+            [  # no theoretical bar for a game whose theoretical win is incomplete
+                Bar(name, f.win, None if f.theoretical_unknown else f.theoretical)
+                for name, f in report.games
+                if f.tables
+            ],
             title="Win against theoretical win by game",
             legend=("Count-room win", "Theoretical"),
         ),
@@ -94,8 +105,6 @@ def day(request: HttpRequest) -> HttpResponse:
             "charted": len(shown),
             "local_start": report.start.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
             "local_end": report.end.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
-            "search_start": report.start.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
-            "search_end": report.end.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
         },
     )
 
@@ -129,6 +138,34 @@ def master(request: HttpRequest) -> HttpResponse:
         request,
         "accounting/master.html",
         {**_context(request, casino, when), "by_table": by_table, "by_game": by_game},
+    )
+
+
+@access.page("page:accounting:rounds")
+def table_rounds(request: HttpRequest) -> HttpResponse:
+    """A table's rounds of a gaming day, as its figures count them: settled (or voided) within
+    the day's bounds, whenever they were opened; each links to its review."""
+    casino = _casino(request)
+    when = _day(request, casino)
+    table = _table(request, casino)
+    if table is None:
+        raise Http404("Choose a table of this casino.")
+    start, end = casino.gaming_day_bounds(when)
+    rounds = settled_rounds(table.pk, start, end)
+    zone = casino.zone
+    return render(
+        request,
+        "accounting/rounds.html",
+        {
+            **_context(request, casino, when),
+            "table": table,
+            "rounds": rounds,
+            "settled": sum(1 for r in rounds if r.state == Round.State.SETTLED),
+            "voided": sum(1 for r in rounds if r.state == Round.State.VOID),
+            "wagered": sum((r.wagered or ZERO for r in rounds), ZERO),  # a round without wagers
+            "local_start": start.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+            "local_end": end.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+        },
     )
 
 

@@ -257,6 +257,8 @@ RULES: Mapping[str, Rule] = {
     "page:accounting:day-csv": _accounts("read the accounting reports"),
     "page:accounting:day-pdf": _accounts("read the accounting reports"),
     "page:accounting:master": _accounts("read the accounting reports"),
+    # A table's rounds of a gaming day (settled within it), where the report's exceptions lead.
+    "page:accounting:rounds": _accounts("read the accounting reports"),
     "page:accounting:close": _accounts("close or reopen a gaming day"),
     "page:accounting:drop": _accounts("enter a drop count"),
     "page:accounting:inventory": Rule(SUPERVISORS | ACCOUNTS, "record a table inventory"),

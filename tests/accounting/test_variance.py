@@ -1,5 +1,5 @@
 """The count-room win against the wager-tracked result: flagged over the casino's threshold, with
-a link to the rounds behind it in surveillance; voids link to their review."""
+a link to the rounds behind it; voids link to their review."""
 
 from __future__ import annotations
 
@@ -40,7 +40,11 @@ def test_the_page_links_the_flag_to_the_rounds_and_the_void_to_its_review(played
     page = client.get(reverse("accounting:day"), {"day": played_day.day.isoformat()})
     assert page.status_code == 200
     html = page.content.decode()
-    assert f"{reverse('surveillance:rounds')}?table={played_day.s42.pk}&amp;start=" in html
+    day = played_day.day.isoformat()
+    rounds = f"{reverse('accounting:rounds')}?casino={played_day.casino.pk}&amp;day={day}"
+    assert (
+        f"{rounds}&amp;table={played_day.s42.pk}" in html
+    )  # tests/accounting/test_variance_rounds
     void = played_day.mb.rounds.get(state="void")
     assert reverse("surveillance:round", args=[void.pk]) in html
     assert "differ by $350.00" in html

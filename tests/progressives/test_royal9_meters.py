@@ -112,11 +112,16 @@ def test_the_display_data_names_each_chairs_personal_king_9_and_the_fixed_prizes
     assert data["prizes"]["suited_vs_suited"] == "1500"
 
 
-def test_the_liability_is_every_meter_plus_the_unpaid_wins(db, dealer, floor):
+def test_the_liability_is_every_meter_above_its_reseed_plus_the_unpaid_wins(db, dealer, floor):
     table = big_table(dealer, floor)
     before = liability()
     royal9_round(table, dealer)
     assert liability() - before == Decimal("2.40")
-    lines = dict(liability_lines())
-    assert lines["BB-1 Star"] == Decimal("50000.90")
-    assert sum(lines.values()) == liability()
+    lines = {line.name: line for line in liability_lines()}
+    star = lines["BB-1 Star"]
+    assert (star.amount, star.reset, star.owed) == (
+        Decimal("50000.90"),
+        Decimal("50000"),
+        Decimal("0.90"),
+    )
+    assert sum(line.owed for line in lines.values()) == liability()
