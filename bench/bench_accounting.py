@@ -383,6 +383,27 @@ def _decisions() -> list[tuple[str, str]]:
     return [(p.kind.value, json.dumps(p.as_data())) for p in payloads]
 
 
+#: The settlement events, as settling writes them (``tablegame.events.RoundSettled``,
+#: ``RoundVoid``): every wager and step of the round, so that the close's check of the day's
+#: play against the record (``tablegame.verification``) has the whole day to read.
+_STEPS = (
+    "COALESCE((SELECT jsonb_agg(jsonb_build_object('action', st.action, 'seat', st.seat, "
+    "'wager', NULLIF(st.wager_type, ''), 'amount', st.amount::text, 'phase', st.phase) "
+    'ORDER BY st."index") FROM tablegame_settlementstep st WHERE st.round_id = r.id), '
+    "'[]'::jsonb)"
+)
+SETTLED_DATA = (
+    "jsonb_build_object('round', r.number, 'winner', r.winner, 'player_total', r.player_total, "
+    "'banker_total', r.banker_total, 'tags', '[]'::jsonb, 'announcement', '', "
+    f"'steps', {_STEPS}, 'wagers', COALESCE((SELECT jsonb_agg(jsonb_build_object("
+    "'seat', w.seat, 'wager', w.type, 'result', w.result, 'payout', w.payout::text, "
+    "'vigorish', w.vigorish::text, 'returned', w.returned::text, 'ridden', w.ridden::text, "
+    "'fee', w.fee::text, 'award', NULLIF(w.award, ''), 'ride', NULLIF(w.ride, ''), "
+    "'amount', w.amount::text)) FROM tablegame_wager w WHERE w.round_id = r.id), '[]'::jsonb))"
+)
+VOID_DATA = f"jsonb_build_object('round', r.number, 'reason', r.void_reason, 'steps', {_STEPS})"
+
+
 def generate_record(casino: Any, user: Any) -> dict[str, int]:
     """A void round in every ``VOID_EVERY`` (its wagers stay as generated: no figure reads a void
     round's wagers), and the day's record at the bench casino's tables: ``ROUND_EVENTS`` per
@@ -411,16 +432,34 @@ def generate_record(casino: Any, user: Any) -> dict[str, int]:
             {"tables": tables, "n": VOID_EVERY},
         )
         made["voids"] = cursor.rowcount
+        # A void round's wagers are returned: its steps, as the void writes them.
+        cursor.execute(
+            "DELETE FROM tablegame_settlementstep st USING tablegame_round r "
+            "WHERE st.round_id = r.id AND r.state = 'void' AND r.table_id = ANY(%(tables)s)",
+            {"tables": tables},
+        )
+        cursor.execute(
+            "INSERT INTO tablegame_settlementstep "
+            '(round_id, "index", phase, action, seat, wager_type, amount) '
+            "SELECT w.round_id, row_number() OVER (PARTITION BY w.round_id ORDER BY w.seat DESC, "
+            "w.type), 'round', 'return', w.seat, w.type, w.amount FROM tablegame_wager w "
+            "JOIN tablegame_round r ON r.id = w.round_id "
+            "WHERE r.state = 'void' AND r.table_id = ANY(%(tables)s)",
+            {"tables": tables},
+        )
         cursor.execute(
             f"INSERT INTO casino_event ({columns}) "
-            f"SELECT t.chain_id, ({k} - 1) * 10 + j, %(dealer)s, (%(actions)s::text[])[j], "
+            f"SELECT t.chain_id, ({k} - 1) * 10 + j, %(dealer)s, "
+            "CASE WHEN j = 8 AND r.state = 'void' THEN 'round_void' "
+            "ELSE (%(actions)s::text[])[j] END, "
             "CASE WHEN j <= 2 THEN jsonb_build_object('round', r.number, 'seat', j, "
             "    'wager', (ARRAY['banker', 'player'])[j], 'amount', '100') "
             "  WHEN j = 3 THEN jsonb_build_object('round', r.number) "
             "  WHEN j <= 7 THEN jsonb_build_object('round', r.number, 'position', j - 3, "
             "    'hand', (ARRAY['player', 'banker'])[1 + j %% 2], 'card', '9H') "
-            "  ELSE jsonb_build_object('round', r.number, 'winner', r.winner) END, "
-            "r.opened_at + make_interval(secs => j * 3), repeat('0', 64), "
+            f"  WHEN r.state = 'void' THEN {VOID_DATA} ELSE {SETTLED_DATA} END, "
+            "CASE WHEN j = 8 THEN r.settled_at ELSE r.opened_at + make_interval(secs => j * 3) "
+            "END, repeat('0', 64), "
             "lpad(to_hex(r.id * 10 + j), 64, '0') "
             f"{rounds} CROSS JOIN generate_series(1, {len(ROUND_EVENTS)}) j "
             "WHERE r.table_id = ANY(%(tables)s)",
@@ -491,13 +530,16 @@ def main() -> None:
     from accounting.services import close_gaming_day
     from casino.models import Casino, Event
     from tablegame import decisions
-    from tablegame.models import Round, Table
-    from tablegame.models import WagerTally
+    from tablegame.models import Round, Table, WagerTally
     from tablegame.tallies import tally_from_rows
 
     if connection.vendor != "postgresql":
         sys.exit("bench_accounting: set DATABASE_URL to a PostgreSQL database")
     call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        # The generated day is loaded as a restore would be: past the triggers that keep settled
+        # play final (tablegame 0013), which only a superuser may do.
+        cursor.execute("SET session_replication_role = replica")
     casino = None
     wanted = args.tables * args.rounds_per_hour * args.hours
     if args.keep:
@@ -535,6 +577,8 @@ def main() -> None:
     report_s, report = timed(lambda: day_report(casino, DAY), args.repeat)
     assert not report.frozen
 
+    with connection.cursor() as cursor:
+        cursor.execute("RESET session_replication_role")
     params = {"tables": ids, "california": california, "start": start, "end": end}
     decision = decisions.predicate("postgresql", "e")
     hand_lists = [sql.replace("{decision}", decision) for sql in HAND_LISTS.values()]
