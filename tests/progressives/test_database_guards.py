@@ -3,11 +3,10 @@ the models' CHECK constraints), whatever query is sent."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
-from collections.abc import Callable
-
 from django.db import DatabaseError, connection, transaction
 from django.db.models import F
 
