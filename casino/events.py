@@ -146,20 +146,48 @@ def _plain(value: Any) -> Any:
 
 
 def _from_fields(cls: type, data: Any, where: str) -> Any:
-    """An instance of the dataclass ``cls`` from its stored object, refusing what does not fit."""
-    if not isinstance(data, dict):
-        raise PayloadMismatch(f"{where}: not an object but {type(data).__name__}")
-    fields = {_key(f): f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(fields))
-    required = {
-        name
-        for name, f in fields.items()
+    """An instance of the dataclass ``cls`` from its stored object, refusing what does not fit
+    (:class:`PayloadMismatch`, naming where: ``round_settled.steps[0].seat``)."""
+    try:
+        return _read_object(cls, data)
+    except _Misfit as misfit:
+        place = where + "".join(reversed(misfit.path))
+        raise PayloadMismatch(misfit.template.replace("{where}", place, 1)) from None
+
+
+class _Misfit(Exception):
+    """A stored value that does not fit its field. Raised up through the fields it sits in, each
+    adding its name to ``path``, so that where it is is spelt out only when something is wrong
+    (reading the record is on the day's close and every review)."""
+
+    def __init__(self, template: str) -> None:
+        super().__init__(template)
+        self.template = template
+        self.path: list[str] = []
+
+
+@functools.cache
+def _layout(cls: type) -> tuple[dict[str, tuple[str, Any]], frozenset[str]]:
+    """A dataclass's fields by stored key (name and type), and the keys it requires."""
+    hints = typing.get_type_hints(cls)
+    fields = {_key(f): (f.name, hints[f.name]) for f in dataclasses.fields(cls)}
+    required = frozenset(
+        _key(f)
+        for f in dataclasses.fields(cls)
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    }
+    )
+    return fields, required
+
+
+def _read_object(cls: type, data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise _Misfit(f"{{where}}: not an object but {type(data).__name__}")
+    fields, required = _layout(cls)
+    unknown = sorted(set(data) - set(fields))
     missing = sorted(required - set(data))
     if unknown or missing:
-        raise PayloadMismatch(
-            f"{where}: "
+        raise _Misfit(
+            "{where}: "
             + "; ".join(
                 part
                 for part in (
@@ -169,70 +197,113 @@ def _from_fields(cls: type, data: Any, where: str) -> Any:
                 if part
             )
         )
-    hints = _hints(cls)
-    return cls(
-        **{
-            fields[key].name: _typed(value, hints[fields[key].name], f"{where}.{key}")
-            for key, value in data.items()
-        }
-    )
+    values = {}
+    for key, value in data.items():
+        name, hint = fields[key]
+        try:
+            values[name] = _typed(value, hint)
+        except _Misfit as misfit:
+            misfit.path.append(f".{key}")
+            raise
+    return cls(**values)
 
 
 @functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+def _options(hint: Any) -> tuple[tuple[Any, ...], bool]:
+    """The types a field's value may have, and whether it may be null."""
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    return options, hint is Any or type(None) in options
 
 
 _NO_FIT = object()
 
 
-def _typed(value: Any, hint: Any, where: str) -> Any:
-    """``value`` as read from JSON, as the field's type; :class:`PayloadMismatch` if it is none."""
-    options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+def _typed(value: Any, hint: Any) -> Any:
+    """``value`` as read from JSON, as the field's type; :class:`_Misfit` if it is none."""
+    options, nullable = _options(hint)
     if value is None:
-        if hint is Any or type(None) in options:
+        if nullable:
             return None
-        raise PayloadMismatch(f"{where} is null, which its field does not allow")
+        raise _Misfit("{where} is null, which its field does not allow")
     for option in options:
-        fitted = _fit(value, option, where)
+        fitted = _fit(value, option)
         if fitted is not _NO_FIT:
             return fitted
-    raise PayloadMismatch(f"{where}: {value!r} is not {getattr(hint, '__name__', hint)}")
+    raise _Misfit(f"{{where}}: {value!r} is not {getattr(hint, '__name__', hint)}")
 
 
-def _fit(value: Any, option: Any, where: str) -> Any:
-    """``value`` as ``option`` (one member of a union), or ``_NO_FIT``."""
+# What reading a value as a type takes (plain ints: compared on every value read).
+_ANY, _LIST, _TUPLE, _DICT, _NOTHING, _DATACLASS, _ENUM, _DECIMAL, _INT, _PLAIN = range(10)
+
+
+@functools.cache
+def _shape(option: Any) -> tuple[int, Any]:
+    """What reading a value as ``option`` (one member of a union) takes: its shape, and the type
+    of its items (lists, tuples, dicts)."""
     if option is Any:
-        return value
+        return _ANY, None
     origin, args = typing.get_origin(option), typing.get_args(option)
     if origin in (tuple, list):
+        return (_TUPLE if origin is tuple else _LIST), args[0] if args else Any
+    if origin is dict:
+        return _DICT, args[1] if len(args) == 2 else Any
+    if not isinstance(option, type) or option is type(None):
+        return _NOTHING, None
+    if dataclasses.is_dataclass(option):
+        return _DATACLASS, None
+    if issubclass(option, enum.Enum):
+        return _ENUM, None
+    if option is Decimal:
+        return _DECIMAL, None
+    if option is int:
+        return _INT, None
+    return _PLAIN, None
+
+
+def _fit(value: Any, option: Any) -> Any:
+    """``value`` as ``option`` (one member of a union), or ``_NO_FIT``."""
+    shape, item = _shape(option)
+    if shape == _ANY:
+        return value
+    if shape in (_LIST, _TUPLE):
         if not isinstance(value, list):
             return _NO_FIT
-        item = args[0] if args else Any
-        items = [_typed(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
-        return tuple(items) if origin is tuple else items
-    if origin is dict:
+        items = []
+        for i, v in enumerate(value):
+            try:
+                items.append(_typed(v, item))
+            except _Misfit as misfit:
+                misfit.path.append(f"[{i}]")
+                raise
+        return tuple(items) if shape == _TUPLE else items
+    if shape == _DICT:
         if not isinstance(value, dict):
             return _NO_FIT
-        item = args[1] if len(args) == 2 else Any
-        return {k: _typed(v, item, f"{where}[{k!r}]") for k, v in value.items()}
-    if not isinstance(option, type) or option is type(None):
+        read = {}
+        for k, v in value.items():
+            try:
+                read[k] = _typed(v, item)
+            except _Misfit as misfit:
+                misfit.path.append(f"[{k!r}]")
+                raise
+        return read
+    if shape == _NOTHING:
         return _NO_FIT
-    if dataclasses.is_dataclass(option):
-        return _from_fields(option, value, where) if isinstance(value, dict) else _NO_FIT
-    if issubclass(option, enum.Enum):
+    if shape == _DATACLASS:
+        return _read_object(option, value) if isinstance(value, dict) else _NO_FIT
+    if shape == _ENUM:
         try:
             return option(value)
         except ValueError:
             return _NO_FIT
-    if option is Decimal:
+    if shape == _DECIMAL:
         if isinstance(value, bool) or not isinstance(value, str | int):
             return _NO_FIT
         try:
             return Decimal(str(value))
         except ArithmeticError:
             return _NO_FIT
-    if option is int and isinstance(value, bool):
+    if shape == _INT and isinstance(value, bool):
         return _NO_FIT
     return value if isinstance(value, option) else _NO_FIT
 
