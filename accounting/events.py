@@ -1,7 +1,7 @@
-"""Accounting's kinds of event in the record: a gaming day closed or reopened (the casino's
-chain), a table inventory counted, a fill or credit issued or voided, a drop counted (the
-table's pit's chain: accounting never writes into a table's own chain, which the table's screens
-follow)."""
+"""Accounting's kinds of event in the record: a gaming day closed or reopened, the accounting
+settings changed (the casino's chain); a table inventory counted or amended, a fill or credit
+issued or voided, a drop counted or amended (the table's pit's chain: accounting never writes
+into a table's own chain, which the table's screens follow)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ class AccountingEvent(StrEnum):
     SLIP_ISSUED = "slip_issued"
     SLIP_VOIDED = "slip_voided"
     DROP_COUNTED = "drop_counted"
+    INVENTORY_AMENDED = "table_inventory_amended"
+    DROP_AMENDED = "drop_amended"
+    SETTINGS_CHANGED = "accounting_settings_changed"
 
 
 @event_kind
@@ -134,4 +137,79 @@ class DropCounted(Payload):
         return (
             f"{self.table} drop of {self.day}: ${self.currency_total + self.other_total}, counted "
             f"with {self.witness}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class InventoryAmended(Payload):
+    kind = AccountingEvent.INVENTORY_AMENDED
+    title = "Table inventory amended"
+
+    table: str
+    day: str
+    inventory: str = dataclasses.field(metadata={"key": "count"})
+    """``opener`` or ``closer``; stored as ``count``."""
+    chips: dict[str, int]
+    total: Decimal
+    previous_total: Decimal
+    """The total of the count it corrects."""
+    approved_by: str
+    """The second person's username (the actor made the amendment)."""
+    reason: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.table} {self.inventory} of {self.day} amended from ${self.previous_total} to "
+            f"${self.total}, approved by {self.approved_by}: {self.reason}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class DropAmended(Payload):
+    kind = AccountingEvent.DROP_AMENDED
+    title = "Drop amended"
+
+    table: str
+    day: str
+    currency: dict[str, int]
+    currency_total: Decimal
+    other_total: Decimal
+    forms: tuple[int, ...]
+    previous_total: Decimal
+    """The drop of the count it corrects."""
+    approved_by: str
+    """The second person's username (the actor made the amendment)."""
+    reason: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.table} drop of {self.day} amended from ${self.previous_total} to "
+            f"${self.currency_total + self.other_total}, approved by {self.approved_by}: "
+            f"{self.reason}"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class SettingChange:
+    setting: str
+    """The field's name: ``variance_threshold``, ``hold_low``, ``hold_high``,
+    ``close_after_hours``."""
+    before: str
+    after: str
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class SettingsChanged(Payload):
+    kind = AccountingEvent.SETTINGS_CHANGED
+    title = "Accounting settings changed"
+
+    changes: tuple[SettingChange, ...]
+    """Each setting that changed, with its old and new value."""
+
+    def describe(self) -> str:
+        return "; ".join(
+            f"{c.setting.replace('_', ' ')} {c.before} → {c.after}" for c in self.changes
         )

@@ -83,6 +83,14 @@ def day_csv(report: DayReport) -> str:
         if f.tables:
             w.writerow(["game", "", "", name, *_figures(f), ""])
     w.writerow(["casino", "", "", "", *_figures(report.total), ""])
+    if report.amendments:
+        w.writerow([])
+        w.writerow(["Count amended", "Table", "Count", "From", "To", "By", "Approved by", "Why"])
+        for a in report.amendments:
+            w.writerow(
+                ["amendment", a.table, a.count, _money(a.before), _money(a.after), a.made_by,
+                 a.approved_by, a.reason]
+            )  # fmt: skip
     w.writerow([])
     w.writerow(
         ["Wager type", "Wagers", "Amount", "Won", "Paid", "Lost", "Collected", "Pushed",
@@ -319,6 +327,7 @@ def day_pdf(report: DayReport, *, master: tuple[list[MasterLine], list[MasterLin
     exceptions += [[line.table, f"Irregularity — {line.text}"] for line in report.irregularities]
     exceptions += [[line.table, f"Card corrected — {line.text}"] for line in report.corrections]
     exceptions += [[line.table, f"Override — {line.text}"] for line in report.overrides]
+    exceptions += [[a.table, f"Count amended — {a.text}"] for a in report.amendments]
     if report.reconciliation is not None:
         exceptions += [["Forms", text] for text in report.reconciliation.exceptions]
     if len(exceptions) == 1:

@@ -51,9 +51,11 @@ def reconcile(
         .order_by("number")
     )
     found: dict[int, list[str]] = {}
-    for table_name, numbers in DropCount.objects.filter(
-        table__pit__casino=casino, day=day
-    ).values_list("table__name", "forms"):
+    for table_name, numbers in (
+        DropCount.objects.current()
+        .filter(table__pit__casino=casino, day=day)
+        .values_list("table__name", "forms")
+    ):
         for number in numbers:
             found.setdefault(int(number), []).append(table_name)
     for number, boxes in sorted(found.items()):

@@ -2,7 +2,9 @@
 credits, drop counts, and the casino's accounting settings.
 
 Every row is written by ``accounting.services`` in one transaction that also records its event;
-nothing of a closed gaming day may change (``services.lock_open_day``).
+nothing of a closed gaming day may change (``services.lock_open_day``). A count is never changed
+once recorded: it is corrected by a new row that ``amends`` it, approved by a second person; the
+reports read the ``current()`` counts, those no later row amends.
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ class _Money(TypedDict):
 
 #: Accounting's money columns: up to 999,999,999,999.99 (a day's sums over many tables).
 MONEY: _Money = {"max_digits": 14, "decimal_places": 2}
+
+#: The largest variance threshold a casino may set (larger would flag nothing).
+MOST_VARIANCE_THRESHOLD = Decimal("1000000.00")
+#: The close delay's bounds, in hours after the gaming day ends: the count room needs time to count
+#: the drop, and a day left open for more than three days is no longer being closed.
+CLOSE_AFTER_HOURS = (1, 72)
 
 
 class AccountingSettings(models.Model):
@@ -56,6 +64,29 @@ class AccountingSettings(models.Model):
         help_text="The scheduled close takes a gaming day this many hours after it ends (the "
         "count room counts the drop first).",
     )
+
+    class Meta:
+        constraints = (
+            models.CheckConstraint(
+                condition=models.Q(
+                    variance_threshold__gte=0, variance_threshold__lte=MOST_VARIANCE_THRESHOLD
+                ),
+                name="accounting_settings_threshold_in_bounds",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    hold_low__gte=0, hold_low__lt=models.F("hold_high"), hold_high__lte=100
+                ),
+                name="accounting_settings_hold_bounds",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    close_after_hours__gte=CLOSE_AFTER_HOURS[0],
+                    close_after_hours__lte=CLOSE_AFTER_HOURS[1],
+                ),
+                name="accounting_settings_close_delay_in_bounds",
+            ),
+        )
 
     def __str__(self) -> str:
         return f"Accounting settings of {self.casino}"
@@ -123,8 +154,31 @@ class DayReopening(models.Model):
         return f"{self.gaming_day} reopened at {self.at:%Y-%m-%d %H:%M}"
 
 
+def _amendment_constraints(prefix: str, made_by: str) -> tuple[models.BaseConstraint, ...]:
+    """A count first recorded has no approver and no reason; an amendment has both, and its
+    approver is not the person who made it."""
+    return (
+        models.CheckConstraint(
+            condition=models.Q(amends__isnull=True, approved_by__isnull=True, reason="")
+            | (models.Q(amends__isnull=False, approved_by__isnull=False) & ~models.Q(reason="")),
+            name=f"{prefix}_amendment_approved_with_reason",
+        ),
+        models.CheckConstraint(
+            condition=~models.Q(approved_by=models.F(made_by)),
+            name=f"{prefix}_amendment_approved_by_another",
+        ),
+    )
+
+
+class InventoryQuerySet(models.QuerySet["TableInventory"]):
+    def current(self) -> InventoryQuerySet:
+        """The counts that stand: those no later row amends."""
+        return self.filter(amendment__isnull=True)
+
+
 class TableInventory(models.Model):
-    """The chips in a table's tray at the start (opener) or end (closer) of a gaming day."""
+    """The chips in a table's tray at the start (opener) or end (closer) of a gaming day; or an
+    amendment of such a count (``amends``), approved by a second person."""
 
     class Kind(models.TextChoices):
         OPENER = "opener", "Opener"
@@ -140,17 +194,43 @@ class TableInventory(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who entered the count, or made the amendment.",
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+    amends = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="amendment",
+        help_text="The count this one corrects (same table, day and kind); empty for a count "
+        "as first recorded.",
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The second person who approved the amendment.",
+    )
+    reason = models.CharField(max_length=200, blank=True, help_text="Why the count was amended.")
+
+    objects = InventoryQuerySet.as_manager()
 
     class Meta:
-        ordering = ("table", "day", "kind")
+        ordering = ("table", "day", "kind", "recorded_at")
         constraints = (
             models.UniqueConstraint(
-                fields=("table", "day", "kind"), name="inventory_one_per_table_day_kind"
+                fields=("table", "day", "kind"),
+                condition=models.Q(amends__isnull=True),
+                name="inventory_one_per_table_day_kind",
             ),
             models.CheckConstraint(condition=models.Q(total__gte=0), name="inventory_total_ge_0"),
+            *_amendment_constraints("inventory", "recorded_by"),
         )
 
     def __str__(self) -> str:
@@ -224,8 +304,16 @@ class Slip(models.Model):
         return self.voided_at is not None
 
 
+class DropCountQuerySet(models.QuerySet["DropCount"]):
+    def current(self) -> DropCountQuerySet:
+        """The counts that stand: those no later row amends."""
+        return self.filter(amendment__isnull=True)
+
+
 class DropCount(models.Model):
-    """One table's drop box for a gaming day, counted in the count room by two people."""
+    """One table's drop box for a gaming day, counted in the count room by two people; or an
+    amendment of such a count (``amends``): made by ``counted_by``, approved by a second person
+    (``approved_by``, who is also its ``witnessed_by``)."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="drop_counts")
     day = models.DateField(help_text="The gaming day whose drop the box holds.")
@@ -247,11 +335,36 @@ class DropCount(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     counted_at = models.DateTimeField(default=timezone.now)
+    amends = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="amendment",
+        help_text="The count this one corrects (same table and day); empty for a count as first "
+        "recorded.",
+    )
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The second person who approved the amendment.",
+    )
+    reason = models.CharField(max_length=200, blank=True, help_text="Why the count was amended.")
+
+    objects = DropCountQuerySet.as_manager()
 
     class Meta:
-        ordering = ("day", "table")
+        ordering = ("day", "table", "counted_at")
         constraints = (
-            models.UniqueConstraint(fields=("table", "day"), name="drop_one_per_table_day"),
+            models.UniqueConstraint(
+                fields=("table", "day"),
+                condition=models.Q(amends__isnull=True),
+                name="drop_one_per_table_day",
+            ),
+            *_amendment_constraints("drop", "counted_by"),
         )
 
     def __str__(self) -> str:

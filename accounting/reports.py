@@ -64,6 +64,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from accounting.forms_check import Reconciliation, reconcile
+from accounting.history import Amendment, day_amendments
 from accounting.models import (
     AccountingSettings,
     DropCount,
@@ -271,6 +272,8 @@ class DayReport:
     liability: list[LiabilityLine] = field(default_factory=list)
     """The liability line by line: meters above their reset, unpaid must-hit wins."""
     liability_pits: list[tuple[str, Decimal]] = field(default_factory=list)
+    amendments: list[Amendment] = field(default_factory=list)
+    """Counts corrected by an amendment: the figures above are the amended ones."""
 
     @property
     def flags(self) -> list[tuple[str, str]]:
@@ -354,16 +357,20 @@ def house_edge(rules: RulesSubmission, decks: int, wager: str) -> Fraction | Non
 
 
 def _inventories(casino: Casino, day: datetime.date) -> dict[tuple[int, str], Decimal]:
-    rows = TableInventory.objects.filter(table__pit__casino=casino, day=day).values_list(
-        "table_id", "kind", "total"
+    rows = (
+        TableInventory.objects.current()
+        .filter(table__pit__casino=casino, day=day)
+        .values_list("table_id", "kind", "total")
     )
     return {(table_id, kind): total for table_id, kind, total in rows}
 
 
 def _tables(casino: Casino, day: datetime.date) -> list[Any]:
-    last_closer = TableInventory.objects.filter(
-        table=OuterRef("pk"), kind=TableInventory.Kind.CLOSER, day__lt=day
-    ).order_by("-day")
+    last_closer = (
+        TableInventory.objects.current()
+        .filter(table=OuterRef("pk"), kind=TableInventory.Kind.CLOSER, day__lt=day)
+        .order_by("-day")
+    )
     return list(
         Table.objects.filter(pit__casino=casino)
         .select_related("pit")
@@ -383,8 +390,10 @@ def _slips(casino: Casino, day: datetime.date) -> dict[tuple[int, str], tuple[in
 
 
 def _drops(casino: Casino, day: datetime.date) -> dict[int, Decimal]:
-    rows = DropCount.objects.filter(table__pit__casino=casino, day=day).values_list(
-        "table_id", "currency_total", "other_total"
+    rows = (
+        DropCount.objects.current()
+        .filter(table__pit__casino=casino, day=day)
+        .values_list("table_id", "currency_total", "other_total")
     )
     return {table_id: cash + other for table_id, cash, other in rows}
 
@@ -754,6 +763,7 @@ def _report(
         ),
     )
     report.reconciliation = reconcile(casino, day, start, end)
+    report.amendments = day_amendments(casino, day)
     return report
 
 
@@ -1080,7 +1090,8 @@ def count_figures(casino: Casino, first: datetime.date, last: datetime.date) -> 
     tables = {t.pk: t for t in _tables(casino, first)}
     inventory: dict[tuple[int, datetime.date], dict[str, Decimal]] = defaultdict(dict)
     for table_id, day, kind, total in (
-        TableInventory.objects.filter(table__pit__casino=casino, day__gte=first, day__lte=last)
+        TableInventory.objects.current()
+        .filter(table__pit__casino=casino, day__gte=first, day__lte=last)
         .order_by("table_id", "day")
         .values_list("table_id", "day", "kind", "total")
     ):
@@ -1092,9 +1103,11 @@ def count_figures(casino: Casino, first: datetime.date, last: datetime.date) -> 
         .annotate(total=Sum("total"))
     ):
         moves[(row["table_id"], row["day"])][row["kind"]] = row["total"]
-    for table_id, day, cash, other in DropCount.objects.filter(
-        table__pit__casino=casino, day__gte=first, day__lte=last
-    ).values_list("table_id", "day", "currency_total", "other_total"):
+    for table_id, day, cash, other in (
+        DropCount.objects.current()
+        .filter(table__pit__casino=casino, day__gte=first, day__lte=last)
+        .values_list("table_id", "day", "currency_total", "other_total")
+    ):
         moves[(table_id, day)]["drop"] = cash + other
     out: dict[int, Figures] = {}
     for table_id in tables:

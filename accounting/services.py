@@ -4,7 +4,13 @@ Refusals are ``ActionError`` with a sentence for the person at the screen; nothi
 What belongs to a gaming day (inventories, fills, credits, drop counts) is written holding that
 day's row lock (:func:`lock_open_day`), so that it cannot slip into a day being closed: the close
 takes the same lock, and a closed day refuses every change until a second, senior person
-reopens it.
+reopens it. A closer is also the opener of the days after it that count none, so it is written
+holding their locks too, and refused when one of them is closed (:func:`lock_count_days`).
+
+A count once recorded is never changed: a wrong one is corrected by an amendment, a new row that
+points at it, made by accounting and approved by a second person (:func:`amend_inventory`,
+:func:`amend_drop`). The accounting settings are changed only by :func:`set_accounting_settings`,
+which records the old and new values.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from django.utils import timezone
 from accounting import chips as counts
 from accounting import events
 from accounting.models import (
+    CLOSE_AFTER_HOURS,
+    MOST_VARIANCE_THRESHOLD,
     AccountingSettings,
     DayReopening,
     DropCount,
@@ -34,11 +42,17 @@ from accounting.models import (
 from casino import access, roles
 from casino.models import Casino
 from casino.record import record_casino_event, record_pit_event
+from casino.tasks import checkpoint_record
 from tablegame.errors import ActionError
 from tablegame.models import Table
+from tablegame.verification import check_day
 
 MOST_FORMS = 500
 MOST_OTHER_ITEMS = 50
+
+
+#: Disagreements with the record a refused close names (``verify_record`` lists them all).
+CLOSE_NAMES = 5
 
 
 def casino_of(table: Table) -> Casino:
@@ -59,6 +73,42 @@ def lock_open_day(casino: Casino, day: datetime.date) -> GamingDay:
         raise ActionError(
             f"The gaming day {day:%Y-%m-%d} is closed: nothing of it may change unless it is "
             "reopened by two people, one of them senior."
+        )
+    return gaming_day
+
+
+def lock_count_days(table: Table, day: datetime.date, kind: str) -> GamingDay:
+    """Lock the open gaming day of a count of ``table`` (an opener, a closer or a drop), and for a
+    closer every later day whose opener it is: the days after it up to the table's next closer
+    (a day that counts no opener opens with the last closer before it; one that counts it is
+    checked against it). Refuses, naming the day, when any of them is closed."""
+    casino = casino_of(table)
+    gaming_day = lock_open_day(casino, day)
+    if kind != TableInventory.Kind.CLOSER:
+        return gaming_day
+    next_closer = (
+        TableInventory.objects.current()
+        .filter(table=table, kind=TableInventory.Kind.CLOSER, day__gt=day)
+        .order_by("day")
+        .values_list("day", flat=True)
+        .first()
+    )
+    last = next_closer or casino.gaming_day(timezone.now())
+    later = [day + datetime.timedelta(days=n) for n in range(1, (last - day).days + 1)]
+    if not later:
+        return gaming_day
+    # Rows made and locked in day order, as a close locks its day: a close of one of these days
+    # either commits first (and is seen closed here) or waits and reads this closer.
+    GamingDay.objects.bulk_create(
+        [GamingDay(casino=casino, day=d) for d in later], ignore_conflicts=True
+    )
+    locked = GamingDay.objects.select_for_update().filter(casino=casino, day__in=later)
+    closed = [d.day for d in locked.order_by("day") if d.is_closed]
+    if closed:
+        raise ActionError(
+            f"{table}'s closer of {day:%Y-%m-%d} is the last closer before the closed gaming day "
+            f"{closed[0]:%Y-%m-%d}, which opens with it: nothing of a closed day may change unless "
+            "it is reopened by two people, one of them senior."
         )
     return gaming_day
 
@@ -127,14 +177,17 @@ def record_inventory(
     floorperson."""
     if kind not in TableInventory.Kind.values:
         raise ActionError("An inventory is an opener or a closer.")
-    lock_open_day(casino_of(table), day)
+    lock_count_days(table, day, kind)
     counted = counts.parse_counts(chips, counts.CHIPS, what="chips")
     _check_role(dealer, (roles.DEALER,), "dealer")
     _check_role(floorperson, (roles.FLOORPERSON, roles.PIT_BOSS), "floorperson or pit boss")
     if dealer.pk == floorperson.pk:
         raise ActionError("The dealer and the floorperson sign an inventory as two people.")
     if TableInventory.objects.filter(table=table, day=day, kind=kind).exists():
-        raise ActionError(f"{table}'s {kind} of {day:%Y-%m-%d} is already counted.")
+        raise ActionError(
+            f"{table}'s {kind} of {day:%Y-%m-%d} is already counted: accounting corrects a wrong "
+            "count by an amendment, approved by a second person."
+        )
     inventory = TableInventory.objects.create(
         table=table,
         day=day,
@@ -164,7 +217,8 @@ def record_inventory(
 def opener_default(table: Table, day: datetime.date) -> TableInventory | None:
     """The last closer before ``day``: the next opener unless the tray is counted otherwise."""
     return (
-        TableInventory.objects.filter(table=table, kind=TableInventory.Kind.CLOSER, day__lt=day)
+        TableInventory.objects.current()
+        .filter(table=table, kind=TableInventory.Kind.CLOSER, day__lt=day)
         .order_by("-day")
         .first()
     )
@@ -333,7 +387,10 @@ def record_drop(
     found = parse_forms(forms)
     items = parse_other(other)
     if DropCount.objects.filter(table=table, day=day).exists():
-        raise ActionError(f"{table}'s drop of {day:%Y-%m-%d} is already counted.")
+        raise ActionError(
+            f"{table}'s drop of {day:%Y-%m-%d} is already counted: accounting corrects a wrong "
+            "count by an amendment, approved by a second person."
+        )
     drop = DropCount.objects.create(
         table=table,
         day=day,
@@ -361,6 +418,138 @@ def record_drop(
     return drop
 
 
+# --- Amendments ---------------------------------------------------------------------------------
+
+
+def _check_amendment_people(actor: User, approver: User, authority: str) -> None:
+    """Accounting makes an amendment; someone else with ``authority`` approves it."""
+    made = access.decide(actor, "authority:amend_count")
+    if not made:
+        raise ActionError(made.reason)
+    if approver.pk == actor.pk:
+        raise ActionError("An amendment is approved by a second person: not the one who makes it.")
+    approval = access.decide(approver, authority)
+    if not approval:
+        raise ActionError(f"{_name(approver)} may not approve it: {approval.reason}")
+
+
+def _not_amended(row: TableInventory | DropCount, what: str) -> None:
+    """Refuse to amend a count that a later row amends already: the latest one is corrected."""
+    if type(row).objects.filter(amends=row).exists():
+        raise ActionError(f"{what} was amended already: amend the count that stands now.")
+
+
+@transaction.atomic
+def amend_inventory(
+    inventory: TableInventory,
+    *,
+    chips: Mapping[str, Any],
+    reason: str,
+    approver: User,
+    actor: User,
+) -> TableInventory:
+    """Correct a recorded opener or closer: a new row that amends it, with the chips as they were,
+    why, who made it (``actor``, accounting) and who approved it (``approver``, a supervisor of
+    the pit who signs for its trays). Refused on a closed day, and for a closer whose day's
+    successors are closed (:func:`lock_count_days`)."""
+    inventory = TableInventory.objects.select_related("table__pit").get(pk=inventory.pk)
+    table, day = inventory.table, inventory.day
+    what = f"{table}'s {inventory.kind} of {day:%Y-%m-%d}"
+    reason = _reason(reason, "the count is amended")
+    _check_amendment_people(actor, approver, "authority:approve_inventory_amendment")
+    lock_count_days(table, day, inventory.kind)
+    _not_amended(inventory, what)
+    counted = counts.parse_counts(chips, counts.CHIPS, what="chips")
+    if counted == inventory.chips:
+        raise ActionError(f"The amended count is the same as {what}: nothing to correct.")
+    amendment = TableInventory.objects.create(
+        table=table,
+        day=day,
+        kind=inventory.kind,
+        chips=counted,
+        total=counts.total(counted),
+        dealer=inventory.dealer,
+        floorperson=inventory.floorperson,
+        recorded_by=actor,
+        amends=inventory,
+        approved_by=approver,
+        reason=reason,
+    )
+    record_pit_event(
+        table.pit,
+        actor=actor,
+        payload=events.InventoryAmended(
+            table=table.name,
+            day=day.isoformat(),
+            inventory=inventory.kind,
+            chips=counted,
+            total=amendment.total,
+            previous_total=inventory.total,
+            approved_by=_name(approver),
+            reason=reason,
+        ),
+    )
+    return amendment
+
+
+@transaction.atomic
+def amend_drop(
+    drop: DropCount,
+    *,
+    currency: Mapping[str, Any],
+    forms: Sequence[Any] | str = (),
+    other: Sequence[Mapping[str, Any]] = (),
+    reason: str,
+    approver: User,
+    actor: User,
+) -> DropCount:
+    """Correct a recorded drop count: a new row that amends it, with the box as it was, why, who
+    made it (``actor``) and who approved it (``approver``: someone else of the count room, who
+    is also its witness). Refused on a closed day."""
+    drop = DropCount.objects.select_related("table__pit").get(pk=drop.pk)
+    table, day = drop.table, drop.day
+    what = f"{table}'s drop of {day:%Y-%m-%d}"
+    reason = _reason(reason, "the count is amended")
+    _check_amendment_people(actor, approver, "authority:approve_drop_amendment")
+    lock_count_days(table, day, "drop")
+    _not_amended(drop, what)
+    banknotes = counts.parse_counts(currency, counts.CURRENCY, what="currency")
+    found = parse_forms(forms)
+    items = parse_other(other)
+    if (banknotes, list(found), items) == (drop.currency, drop.forms, drop.other):
+        raise ActionError(f"The amended count is the same as {what}: nothing to correct.")
+    amendment = DropCount.objects.create(
+        table=table,
+        day=day,
+        currency=banknotes,
+        currency_total=counts.total(banknotes),
+        forms=list(found),
+        other=items,
+        other_total=sum((Decimal(i["amount"]) for i in items), Decimal("0.00")),
+        counted_by=actor,
+        witnessed_by=approver,
+        amends=drop,
+        approved_by=approver,
+        reason=reason,
+    )
+    record_pit_event(
+        table.pit,
+        actor=actor,
+        payload=events.DropAmended(
+            table=table.name,
+            day=day.isoformat(),
+            currency=banknotes,
+            currency_total=amendment.currency_total,
+            other_total=amendment.other_total,
+            forms=found,
+            previous_total=drop.total,
+            approved_by=_name(approver),
+            reason=reason,
+        ),
+    )
+    return amendment
+
+
 # --- Closing the gaming day --------------------------------------------------------------------
 
 
@@ -376,6 +565,21 @@ def close_gaming_day(
     gaming_day = lock_day(casino, day)
     if gaming_day.is_closed:
         return None
+    # The day's row is locked: no count, fill, credit or drop can enter it (nor an earlier
+    # closer that opens it, lock_count_days) until this commits. What is read below is final.
+    # What the report will show of the day's play must be what the record says was played:
+    # every round settled in the day against its settlement event, the tallies against the sum
+    # of the events (tablegame.verification). A day that disagrees is not closed.
+    check = check_day(casino, day)
+    if not check.ok:
+        shown = "; ".join(str(d) for d in check.discrepancies[:CLOSE_NAMES])
+        more = len(check.discrepancies) - CLOSE_NAMES
+        raise ActionError(
+            f"The gaming day {day:%Y-%m-%d} is not closed: its play disagrees with the record "
+            f"in {len(check.discrepancies)} place{'s' if len(check.discrepancies) != 1 else ''}"
+            f" ({shown}{f'; and {more} more' if more > 0 else ''}). Surveillance and "
+            "`manage.py verify_record --day` show them all."
+        )
     freeze(gaming_day)
     totals = day_totals(casino, day)
     gaming_day.status, gaming_day.closed_at, gaming_day.closed_by = (
@@ -391,6 +595,8 @@ def close_gaming_day(
             day=day.isoformat(), drop=totals.drop, win=totals.win, tables=totals.tables
         ),
     )
+    # The day's last events covered by a signed checkpoint now, not at the next beat.
+    transaction.on_commit(checkpoint_record.delay)
     return gaming_day
 
 
@@ -427,6 +633,100 @@ def reopen_gaming_day(
         ),
     )
     return gaming_day
+
+
+# --- Accounting settings -----------------------------------------------------------------------
+
+
+def _decimal(raw: str | Decimal | int, what: str) -> Decimal:
+    text = str(raw).strip().replace(",", "").lstrip("$").rstrip("%").strip()
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ActionError(f"The {what} is not a number: {str(raw)[:20]!r}.") from None
+    if not value.is_finite():
+        raise ActionError(f"The {what} is not a number: {str(raw)[:20]!r}.")
+    if value != value.quantize(Decimal("0.01")):
+        raise ActionError(f"The {what} is given to two decimal places at most.")
+    return value.quantize(Decimal("0.01"))
+
+
+def parse_settings(
+    *,
+    variance_threshold: str | Decimal,
+    hold_low: str | Decimal,
+    hold_high: str | Decimal,
+    close_after_hours: str | int,
+) -> dict[str, Decimal | int]:
+    """The settings as typed, checked: a variance threshold in dollars from 0 to
+    ``MOST_VARIANCE_THRESHOLD``; hold bounds in percent, 0 ≤ low < high ≤ 100; the close delay
+    in whole hours within ``CLOSE_AFTER_HOURS``."""
+    threshold = _decimal(variance_threshold, "variance threshold")
+    if not 0 <= threshold <= MOST_VARIANCE_THRESHOLD:
+        raise ActionError(
+            f"The variance threshold is from $0 to ${MOST_VARIANCE_THRESHOLD:,.2f}: "
+            f"${threshold} is not."
+        )
+    low = _decimal(hold_low, "lowest hold")
+    high = _decimal(hold_high, "highest hold")
+    if not 0 <= low <= 100 or not 0 <= high <= 100:
+        raise ActionError("A hold bound is a percentage from 0 to 100.")
+    if low >= high:
+        raise ActionError(f"The lowest hold ({low}%) must be below the highest ({high}%).")
+    text = str(close_after_hours).strip()
+    first, most = CLOSE_AFTER_HOURS
+    if not text.isdigit() or not first <= int(text) <= most:
+        raise ActionError(
+            f"The close delay is a whole number of hours from {first} to {most}: "
+            f"{text[:20]!r} is not."
+        )
+    return {
+        "variance_threshold": threshold,
+        "hold_low": low,
+        "hold_high": high,
+        "close_after_hours": int(text),
+    }
+
+
+@transaction.atomic
+def set_accounting_settings(
+    casino: Casino,
+    *,
+    variance_threshold: str | Decimal,
+    hold_low: str | Decimal,
+    hold_high: str | Decimal,
+    close_after_hours: str | int,
+    actor: User,
+) -> AccountingSettings:
+    """Change the casino's accounting settings (checked by :func:`parse_settings`); the event
+    records each setting changed, with its old and new value, and who changed it."""
+    allowed = access.decide(actor, "authority:set_accounting_settings")
+    if not allowed:
+        raise ActionError(allowed.reason)
+    wanted = parse_settings(
+        variance_threshold=variance_threshold,
+        hold_low=hold_low,
+        hold_high=hold_high,
+        close_after_hours=close_after_hours,
+    )
+    # Two changes at once: the second waits for the first, and records what the first set as
+    # its old values.
+    AccountingSettings.objects.bulk_create(
+        [AccountingSettings(casino=casino)], ignore_conflicts=True
+    )
+    current = AccountingSettings.objects.select_for_update().get(casino=casino)
+    changes = tuple(
+        events.SettingChange(setting=name, before=str(getattr(current, name)), after=str(value))
+        for name, value in wanted.items()
+        if getattr(current, name) != value
+    )
+    if not changes:
+        raise ActionError("These are the settings already: nothing was changed.")
+    for change in changes:
+        setattr(current, change.setting, wanted[change.setting])
+    current.save(update_fields=[change.setting for change in changes])
+    record_casino_event(casino, actor=actor, payload=events.SettingsChanged(changes=changes))
+    return current
 
 
 def days_due(casino: Casino, now: datetime.datetime) -> list[datetime.date]:

@@ -19,4 +19,6 @@ urlpatterns: list[URLPattern] = [
     path("inventory/", views.inventory, name="inventory"),
     path("slips/new/", views.slip, name="slip"),
     path("slips/void/", views.slip_void, name="slip-void"),
+    path("table/", views.table_day, name="table-day"),
+    path("settings/", views.accounting_settings, name="settings"),
 ]

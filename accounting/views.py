@@ -1,6 +1,7 @@
 """The accounting pages under /accounting/: the day's reports and downloads, closing the day, the
-drop count; and the pit's pages kept here because they write accounting's rows: table inventories
-and fill and credit requests (the pit console links to them).
+drop count, a table's counts for the day and their amendments, the accounting settings; and the
+pit's pages kept here because they write accounting's rows: table inventories and fill and credit
+requests (the pit console links to them).
 
 Every page answers GET with its form or report; a POST does the one thing the form says, through
 ``accounting.services``, and shows the refusal in the page when there is one.
@@ -9,6 +10,7 @@ Every page answers GET with its form or report; a POST does the one thing the fo
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
@@ -20,7 +22,8 @@ from django.utils import timezone
 from accounting import chips, services
 from accounting.charts import Bar, bars
 from accounting.exports import day_csv, day_pdf
-from accounting.models import DropCount, GamingDay, Slip, TableInventory
+from accounting.history import CountHistory, settings_changes, table_day_counts
+from accounting.models import AccountingSettings, DropCount, GamingDay, Slip, TableInventory
 from accounting.reports import (
     ZERO,
     busiest,
@@ -103,6 +106,7 @@ def day(request: HttpRequest) -> HttpResponse:
             "report": report,
             "charts": charts,
             "charted": len(shown),
+            "amended_tables": {a.table_id for a in report.amendments},
             "local_start": report.start.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
             "local_end": report.end.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
         },
@@ -282,7 +286,9 @@ def inventory(request: HttpRequest) -> HttpResponse:
             _refused(request, error)
     default = services.opener_default(table, when) if table else None
     counted = (
-        {i.kind: i for i in TableInventory.objects.filter(table=table, day=when)} if table else {}
+        {i.kind: i for i in TableInventory.objects.current().filter(table=table, day=when)}
+        if table
+        else {}
     )
     start = entered or (default.chips if default and "opener" not in counted else {})
     rows = [(chips.label(d), start.get(chips.label(d), "")) for d in chips.CHIPS]
@@ -441,7 +447,8 @@ def drop(request: HttpRequest) -> HttpResponse:
             "tables": _tables(casino),
             "table": table,
             "rows": [(chips.label(d), entered.get(chips.label(d), "")) for d in chips.CURRENCY],
-            "counted": DropCount.objects.filter(table__pit__casino=casino, day=when)
+            "counted": DropCount.objects.current()
+            .filter(table__pit__casino=casino, day=when)
             .select_related("table", "counted_by", "witnessed_by")
             .order_by("table__name"),
             "posted": request.POST if request.method == "POST" else {},
@@ -456,3 +463,168 @@ def _other_rows(request: HttpRequest) -> list[tuple[str, str]]:
         zip(request.POST.getlist("other_item"), request.POST.getlist("other_amount"), strict=False)
     )
     return [*typed, *[("", "")] * (3 - len(typed))][: max(3, len(typed))]
+
+
+#: A table's counts that may be amended, and who approves each (``casino.access``).
+AMENDABLE = {
+    "opener": "authority:approve_inventory_amendment",
+    "closer": "authority:approve_inventory_amendment",
+    "drop": "authority:approve_drop_amendment",
+}
+
+
+def _amend(request: HttpRequest, table: Table, when: datetime.date, count: str) -> str:
+    """Amend ``count`` of ``table``'s day as the form says, with the approver's signature; returns
+    what was done."""
+    user = _user(request)
+    raw = request.POST.get("row", "")
+    rows = (
+        DropCount.objects.filter(table=table, day=when)
+        if count == "drop"
+        else TableInventory.objects.filter(table=table, day=when, kind=count)
+    )
+    row = rows.filter(pk=int(raw)).first() if raw.isdigit() else None
+    if row is None:
+        raise ActionError(f"There is no {count} of {table} on {when} to amend.")
+    approver = services.second_person(
+        request,
+        request.POST.get("approver", ""),
+        request.POST.get("approver_password", ""),
+        first=user,
+        authority=AMENDABLE[count],
+        doing=f"approve the amendment of a {count}",
+    )
+    reason = request.POST.get("reason", "")
+    if isinstance(row, DropCount):
+        done = services.amend_drop(
+            row,
+            currency=_counts(request, chips.CURRENCY, "cash_"),
+            forms=request.POST.get("forms", ""),
+            other=[
+                {"item": item, "amount": amount}
+                for item, amount in zip(
+                    request.POST.getlist("other_item"),
+                    request.POST.getlist("other_amount"),
+                    strict=False,
+                )
+                if item.strip() or amount.strip()
+            ],
+            reason=reason,
+            approver=approver,
+            actor=user,
+        )
+        return f"{table}'s drop of {when} amended to ${done.total}, approved by {approver}."
+    amended = services.amend_inventory(
+        row,
+        chips=_counts(request, chips.CHIPS, "chip_"),
+        reason=reason,
+        approver=approver,
+        actor=user,
+    )
+    return f"{table}'s {count} of {when} amended to ${amended.total}, approved by {approver}."
+
+
+@dataclass(frozen=True)
+class AmendForm:
+    """The form to amend one count, filled with the count that stands (or what was typed)."""
+
+    count: str
+    row: int
+    """The count that stands, which the amendment corrects."""
+    denominations: list[tuple[str, Any]]
+    forms: str = ""
+    """A drop's form serial numbers."""
+    other: list[tuple[str, str]] = field(default_factory=list)
+    """A drop's other items, then an empty row."""
+
+
+def _amend_form(request: HttpRequest, history: CountHistory, typed: bool) -> AmendForm:
+    current = history.current
+    if isinstance(current, DropCount):
+        cash = _counts(request, chips.CURRENCY, "cash_") if typed else current.currency
+        return AmendForm(
+            "drop",
+            current.pk,
+            [(chips.label(d), cash.get(chips.label(d), "")) for d in chips.CURRENCY],
+            request.POST.get("forms", "") if typed else " ".join(map(str, current.forms)),
+            _other_rows(request)
+            if typed
+            else [*((i["item"], i["amount"]) for i in current.other), ("", "")],
+        )
+    tray = _counts(request, chips.CHIPS, "chip_") if typed else current.chips
+    return AmendForm(
+        current.kind,
+        current.pk,
+        [(chips.label(d), tray.get(chips.label(d), "")) for d in chips.CHIPS],
+    )
+
+
+@access.page("page:accounting:table-day")
+def table_day(request: HttpRequest) -> HttpResponse:
+    """One table's gaming day: its figures as the report reads them, each count with its
+    amendments, and a form to amend a wrong count with a second person's approval."""
+    casino = _casino(request)
+    when = _day(request, casino)
+    table = _table(request, casino)
+    refused = ""
+    if request.method == "POST" and table is not None:
+        count = request.POST.get("count", "")
+        try:
+            if count not in AMENDABLE:
+                raise ActionError("Choose the count to amend: the opener, the closer or the drop.")
+            messages.success(request, _amend(request, table, when, count))
+            return redirect(f"{request.path}?casino={casino.pk}&day={when}&table={table.pk}")
+        except ActionError as error:
+            _refused(request, error)
+            refused = count
+    gaming_day = GamingDay.objects.filter(casino=casino, day=when).first()
+    counted = table_day_counts(table, when) if table else {}
+    line = None
+    if table is not None:
+        line = next(t for t in day_report(casino, when).tables if t.table_id == table.pk)
+    return render(
+        request,
+        "accounting/table_day.html",
+        {
+            **_context(request, casino, when),
+            "tables": _tables(casino),
+            "table": table,
+            "line": line,
+            "closed": bool(gaming_day and gaming_day.is_closed),
+            "counted": [counted[c] for c in AMENDABLE if c in counted],
+            "forms": [
+                _amend_form(request, counted[c], c == refused) for c in AMENDABLE if c in counted
+            ],
+            "posted_count": refused,
+            "typed_reason": request.POST.get("reason", "") if refused else "",
+        },
+    )
+
+
+SETTINGS = ("variance_threshold", "hold_low", "hold_high", "close_after_hours")
+
+
+@access.page("page:accounting:settings")
+def accounting_settings(request: HttpRequest) -> HttpResponse:
+    """The variance threshold, the hold bounds and the close delay: set by accounting, each
+    change recorded and listed with who made it."""
+    casino = _casino(request)
+    values = {name: str(getattr(AccountingSettings.of(casino), name)) for name in SETTINGS}
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in SETTINGS}
+        try:
+            services.set_accounting_settings(casino, **values, actor=_user(request))
+            messages.success(request, "Settings changed; the change is recorded.")
+            return redirect(f"{request.path}?casino={casino.pk}")
+        except ActionError as error:
+            _refused(request, error)
+    when = latest_closed_or_yesterday(casino, timezone.now())
+    return render(
+        request,
+        "accounting/settings.html",
+        {
+            **_context(request, casino, when),
+            "values": values,
+            "changes": settings_changes(casino),
+        },
+    )

@@ -271,6 +271,27 @@ RULES: Mapping[str, Rule] = {
         "approve reopening a closed gaming day",
         "Only an administrator, a senior person, may approve reopening a closed gaming day.",
     ),
+    # A wrong count is corrected by an amendment (issue 27): accounting makes it on the table's
+    # page for the day; a second person approves it: a supervisor of the pit, who signs for its
+    # trays, for an opener or closer; the count room (accounting) for a drop, which the pit
+    # never touches.
+    "page:accounting:table-day": _accounts("read and amend a table's counts"),
+    "authority:amend_count": _accounts("amend a recorded count"),
+    "authority:approve_inventory_amendment": Rule(
+        SUPERVISORS,
+        "approve the amendment of a table inventory",
+        "Only a floorperson or pit boss, who sign for the trays, may approve the amendment of "
+        "a table inventory.",
+    ),
+    "authority:approve_drop_amendment": Rule(
+        ACCOUNTS,
+        "approve the amendment of a drop count",
+        "Only the count room (accounting) may approve the amendment of a drop count: the pit "
+        "does not touch the drop.",
+    ),
+    # The variance threshold, hold bounds and close delay are accounting's (recorded).
+    "page:accounting:settings": _accounts("set accounting's thresholds"),
+    "authority:set_accounting_settings": _accounts("set accounting's thresholds"),
 }
 
 #: Pages anyone may open, logged in or not: logging in and out, and the API's description.

@@ -11,6 +11,8 @@ from django.urls import reverse
 REPORTS = ["accounting:day", "accounting:day-csv", "accounting:day-pdf", "accounting:master"]
 COUNT_ROOM = ["accounting:close", "accounting:drop"]
 PIT = ["accounting:inventory", "accounting:slip", "accounting:slip-void"]
+#: A table's counts and their amendments; the thresholds.
+ACCOUNTS = ["accounting:table-day", "accounting:settings"]
 
 ALLOWED = {
     "dealer": set(),
@@ -18,8 +20,8 @@ ALLOWED = {
     "pitboss": {"accounting:inventory", "accounting:slip", "accounting:slip-void"},
     "clerk": {"accounting:slip"},
     "surveillance": set(),
-    "accounting": set(REPORTS + COUNT_ROOM + PIT),
-    "admin": set(REPORTS + COUNT_ROOM + PIT),
+    "accounting": set(REPORTS + COUNT_ROOM + PIT + ACCOUNTS),
+    "admin": set(REPORTS + COUNT_ROOM + PIT + ACCOUNTS),
     "visitor": set(),
 }
 
@@ -30,7 +32,8 @@ def test_each_role_opens_what_it_may_and_is_refused_the_rest(seeded, username):
         User.objects.create_user("visitor", password="baccarat")
     client = Client()
     client.force_login(User.objects.get(username=username))
-    answers = {name: client.get(reverse(name)).status_code for name in REPORTS + COUNT_ROOM + PIT}
+    every = REPORTS + COUNT_ROOM + PIT + ACCOUNTS
+    answers = {name: client.get(reverse(name)).status_code for name in every}
     assert {name for name, status in answers.items() if status == 200} == ALLOWED[username]
     assert {status for name, status in answers.items() if name not in ALLOWED[username]} <= {403}
 
