@@ -182,9 +182,15 @@ def _check_table(
         settlement = settlements[found]
         for problem in _compare(game, wagers[game["pk"]], steps[game["pk"]], settlement):
             check.discrepancies.append(Discrepancy(name, problem, label))
-        _expect(game, settlement, wagers[game["pk"]], expected_wagers, expected_rounds)
-        for key in _keys(game, settlement, wagers[game["pk"]]):
-            contributors[key].append(label)
+        _expect(
+            game,
+            settlement,
+            wagers[game["pk"]],
+            expected_wagers,
+            expected_rounds,
+            contributors,
+            label,
+        )
     for skipped in settlements[position:]:
         _extra(check, name, skipped, start, end)
     check.tallies += _compare_tallies(
@@ -363,8 +369,11 @@ def _expect(
     wagers: Sequence[dict[str, Any]],
     expected_wagers: dict[tuple[Any, ...], dict[str, Any]],
     expected_rounds: dict[tuple[Any, ...], dict[str, Any]],
+    contributors: dict[tuple[Any, ...], list[str]],
+    label: str,
 ) -> None:
-    """Add what the record says this round added to the day's tallies."""
+    """Add what the record says this round added to the day's tallies, and name the round
+    (``label``) among each tally's contributors."""
     if not settlement.void:
         for group in tallying.wager_groups(_settled_wagers(settlement, wagers)):
             key = (
@@ -379,6 +388,7 @@ def _expect(
             )
             for name in ("n", *tallying.SUMS):
                 total[name] += group[name]
+            contributors[("wager", *key)].append(label)
     figures = tallying.round_figures(
         void=settlement.void, steps=[(a, k, amount) for a, _seat, k, amount in settlement.steps]
     )
@@ -387,26 +397,7 @@ def _expect(
     )
     for name in ("rounds", "voids", "hand_fees"):
         total[name] += figures[name]
-
-
-def _keys(
-    game: dict[str, Any], settlement: _Settlement, wagers: Sequence[dict[str, Any]]
-) -> list[tuple[Any, ...]]:
-    keys: list[tuple[Any, ...]] = [("round", game["shoe_id"])]
-    if not settlement.void:
-        for w in settlement.wagers:
-            award = w.award.value if w.award else ""
-            keys.append(
-                (
-                    "wager",
-                    game["rules_id"],
-                    game["shoe__decks"],
-                    w.wager.value,
-                    w.result.value,
-                    award,
-                )
-            )
-    return keys
+    contributors[("round", game["shoe_id"])].append(label)
 
 
 def _compare_tallies(
