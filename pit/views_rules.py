@@ -30,7 +30,12 @@ from casino.models import Pit
 from casino.roles import Actor
 from tablegame.actions import ActionError, NotAllowed, file_rules
 from tablegame.actions.shoes import set_deck_schedule
-from tablegame.actions.tables import file_pit_procedure, set_seat_count
+from tablegame.actions.tables import (
+    PIT_SHUFFLES,
+    PIT_WIDE,
+    file_pit_procedure,
+    set_seat_count,
+)
 from tablegame.models import Table
 
 #: Options that are not the licensee's to choose here: what the preset is, and Royal 9's
@@ -188,6 +193,8 @@ def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
             "options": option_rows(rules),
             "pending": pending,
             "procedures": PIT_PROCEDURES,
+            "pit_wide": PIT_WIDE.get(rules.source, ()),
+            "shuffles": PIT_SHUFFLES.get(rules.source, ()),
             "zone": table.pit.casino.time_zone,
         },
     )
@@ -224,33 +231,35 @@ def _answer(run: Any) -> HttpResponse:
 @access.page("command:file_rules", json=True)
 @require_POST
 def file_table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
-    """File the options changed on the form, over those on file, from the stated time."""
+    """File the options changed on the form, over the rules in force at the stated time."""
     actor = request.user
     assert isinstance(actor, Actor)
 
     def run() -> None:
         table = _table(table_id)
         body = _json(request)
-        record = table.rules_record()
-        profile = str(body.get("profile") or (record.profile if record else table.profile))
+        when = _local_time(str(body.get("effective_at") or ""), table.pit)
+        now, then = table.rules_record(), table.rules_record(when)
+        # The preset on the form, when changed from the one in force now; else the one in
+        # force at the stated time (a preset filed for earlier stays).
+        shown = now.profile if now else table.profile
+        profile = str(body.get("profile") or shown)
+        if profile == shown:
+            profile = then.profile if then else table.profile
         if profile not in PROFILES:
             raise ActionError(f"Unknown rules profile '{profile}'.")
         changed = body.get("options") or {}
         if not isinstance(changed, dict):
             raise ActionError("The options are a list of option and value.")
-        options = dict(record.options) if record and record.profile == profile else {}
+        # Only what the form changed: the filing sets it over the rules in force at its time,
+        # those filed for earlier included (``file_rules``).
+        options = {}
         base = PROFILES[profile]
         for key, text in changed.items():
             if key in FIXED or not hasattr(base, key):
                 raise ActionError(f"'{key}' is not an option here.")
             options[key] = _parsed(key, str(text), getattr(base, key))
-        file_rules(
-            table,
-            profile=profile,
-            options=options,
-            effective_at=_local_time(str(body.get("effective_at") or ""), table.pit),
-            actor=actor,
-        )
+        file_rules(table, profile=profile, options=options, effective_at=when, actor=actor)
 
     return _answer(run)
 
@@ -258,7 +267,9 @@ def file_table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
 @access.page("command:file_pit_procedure", json=True)
 @require_POST
 def pit_procedure(request: HttpRequest) -> HttpResponse:
-    """Change the settlement procedure of every Mini-Baccarat table (002) of a pit at once."""
+    """Change the procedure every table of a pit dealt under one rules text keeps alike, at once:
+    the settlement and shuffle procedures of Mini-Baccarat (002), the shuffle procedure of the
+    big tables (004)."""
     actor = request.user
     assert isinstance(actor, Actor)
 
@@ -274,7 +285,12 @@ def pit_procedure(request: HttpRequest) -> HttpResponse:
         if when is None:
             raise ActionError("Say when the new procedure takes effect (30 minutes on at least).")
         file_pit_procedure(
-            pit, settlement=str(body.get("settlement") or ""), effective_at=when, actor=actor
+            pit,
+            source=str(body.get("source") or "002"),
+            settlement=str(body.get("settlement") or ""),
+            shuffle=str(body.get("shuffle") or ""),
+            effective_at=when,
+            actor=actor,
         )
 
     return _answer(run)

@@ -40,6 +40,8 @@ class TableEvent(StrEnum):
     PLAYER_SEATED = "player_seated"
     PLAYER_LEFT = "player_left"
     RULES_FILED = "rules_filed"
+    RULES_RESTATED = "rules_restated"
+    RULES_IN_FORCE = "rules_in_force"
     NOTICE_ACKNOWLEDGED = "notice_acknowledged"
     LIMIT_SET = "limit_set"
     SEATS_SET = "seats_set"
@@ -240,16 +242,80 @@ class RulesFiled(TablePayload):
 
     profile: str
     options: dict[str, Any]
-    """The options that differ from the preset, as plain JSON."""
+    """The options in force from then on that differ from the preset, as plain JSON."""
     effective_at: str
     """ISO 8601 instant."""
+    changes: dict[str, Any] | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """What the filing changes over the options in force just before it; None when it states
+    the whole submission (another preset, and in older records)."""
+    filing: int | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """The filing's number (``TableRules``); None in older records."""
 
     def describe(self) -> str:
-        options = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(self.options.items()))
+        options = _options(self.options)
+        changes = "" if self.changes is None else f" (it changes {_options(self.changes)})"
         return (
             f"The {self.profile} rules"
             + (f" with {options}" if options else "")
-            + f", effective {self.effective_at}"
+            + f", effective {self.effective_at}{changes}"
+        )
+
+
+def _options(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(options.items()))
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RulesRestated(TablePayload):
+    """A filing for an earlier moment was made: a filing still to take effect after it sets its
+    changes over it, and so holds other options from its time on (its changes stay as filed)."""
+
+    kind = TableEvent.RULES_RESTATED
+    title = "Rules filed for later restated"
+
+    filing: int
+    """The filing restated (``TableRules``)."""
+    effective_at: str
+    """When it takes effect (ISO 8601 instant)."""
+    profile: str
+    options: dict[str, Any]
+    """The options in force from then on, now."""
+    before: dict[str, Any]
+    """The options it held until now."""
+    over: int
+    """The filing made for the earlier moment (``TableRules``)."""
+
+    def describe(self) -> str:
+        options = _options(self.options) or "the preset's options"
+        return (
+            f"The rules filed for {self.effective_at} (filing {self.filing}) restated over "
+            f"filing {self.over}: the {self.profile} rules with {options}"
+        )
+
+
+@event_kind
+@dataclasses.dataclass(frozen=True)
+class RulesInForce(TablePayload):
+    """A filing made for later took effect: the table is dealt under it from then on (the
+    round in play, if any, stays under its own)."""
+
+    kind = TableEvent.RULES_IN_FORCE
+    title = "Rules in force"
+
+    filing: int
+    """The filing (``TableRules``)."""
+    profile: str
+    options: dict[str, Any]
+    effective_at: str
+    """When it took effect (ISO 8601 instant)."""
+
+    def describe(self) -> str:
+        options = _options(self.options)
+        return (
+            f"The {self.profile} rules"
+            + (f" with {options}" if options else "")
+            + f" in force from {self.effective_at}"
         )
 
 

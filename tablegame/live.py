@@ -14,7 +14,10 @@ columns (``casino.rows``), whose rows become model instances as the ORM would ma
 - ``shoe.last_round_number()`` answers from what was read here;
 - between rounds at a California table whose player-dealer has banked a hand in the position,
   the round it banked last, with its settlement steps (``Live.banked``): what its bank carries
-  from, for the round the next command may open.
+  from, for the round the next command may open;
+- between rounds, the rules record in force now, and when the table's last event was recorded:
+  rules filed for later that took effect since (``Live.rules_since_last_event``) are recorded in
+  force with the command (``tablegame.actions.tables.record_rules_taken_effect``).
 
 Run after ``SELECT ... FOR UPDATE`` of the table, in its own statement: under READ COMMITTED a
 statement that waited for the lock still sees what was committed when it began, so these reads
@@ -27,6 +30,7 @@ command on SQLite (the embedded demo): the statements here are PostgreSQL's.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -144,6 +148,19 @@ class Live:
 
     def limit(self, wager_type: str) -> TableLimit | None:
         return self.limits.get(wager_type)
+
+    head_at: datetime.datetime | None = None
+    """When read after the lock: when the table's last event was recorded (None: none yet)."""
+
+    def rules_since_last_event(self) -> TableRules | None:
+        """Read after the lock between rounds: the rules record in force, if it took effect
+        after the table's last event (rules filed for later, not yet recorded in force: the
+        screens still show the rules before them). None otherwise, and when not read after the
+        lock (nothing is read for this)."""
+        if self.head_at is None or "rules_record" not in self.__dict__:
+            return None
+        found: TableRules | None = self.__dict__["rules_record"]
+        return found if found is not None and found.effective_at > self.head_at else None
 
     user_id: int | None = None
     """Whose command read the facts (``assignments`` are of this user)."""
@@ -286,7 +303,7 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         row = cursor.fetchone()
     assert row is not None, "read_after_lock() runs on a table that exists (it is locked)"
     values = iter(row)
-    done_id, head_sequence, head_hash = next(values), next(values), next(values)
+    done_id, head_sequence, head_hash, head_at = (next(values) for _ in range(4))
     game = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
     rules = rows.instance(TableRules, [next(values) for _ in rows.fields(TableRules)])
     shoe = rows.instance(Shoe, [next(values) for _ in rows.fields(Shoe)])
@@ -307,7 +324,7 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
         _prefetch(game, "wagers", _children(Wager, _json(wagers), game))
         _prefetch(game, "cards", _children(Card, _json(cards), game))
         _prefetch(game, "irregularities", _children(Irregularity, _json(irregularities), game))
-    facts.user_id = user_id
+    facts.user_id, facts.head_at = user_id, head_at
     facts.assignments = [(a[0], a[1], a[2], a[3]) for a in json.loads(assignments)]
     facts.__dict__.update(
         last_round=game,
@@ -333,7 +350,7 @@ SELECT
   (SELECT d.{pk} FROM {t(CommandRecord)} d
     WHERE d.{c(CommandRecord, "user")} = %(user)s AND d.{c(CommandRecord, "key")} = %(key)s
     LIMIT 1),
-  h.seq, h.hash,
+  h.seq, h.hash, h.at,
   {rows.columns("r", Round)},
   {rows.columns("tr", TableRules)},
   {rows.columns("s", Shoe)},
@@ -375,7 +392,8 @@ SELECT
   END
 FROM {t(Table)} tb
 LEFT JOIN LATERAL (
-  SELECT e.{c(Event, "sequence")} AS seq, e.{c(Event, "hash")} AS hash FROM {t(Event)} e
+  SELECT e.{c(Event, "sequence")} AS seq, e.{c(Event, "hash")} AS hash,
+    e.{c(Event, "created_at")} AS at FROM {t(Event)} e
   WHERE e.{c(Event, "chain")} = tb.{c(Table, "chain")}
   ORDER BY e.{c(Event, "sequence")} DESC LIMIT 1
 ) h ON true

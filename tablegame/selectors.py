@@ -66,6 +66,9 @@ CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.PLAYER_SEATED: ("seats", "table"),
     _K.PLAYER_LEFT: ("seats", "round", "markers", "table"),
     _K.RULES_FILED: ("rules",),
+    _K.RULES_RESTATED: (),  # rules still to take effect: when they do, ``RULES_IN_FORCE``
+    # Who is offered the shoe or the player-dealer position follows the rules.
+    _K.RULES_IN_FORCE: ("rules", "table"),
     _K.NOTICE_ACKNOWLEDGED: (),  # the notice, not the table state: the console reads it
     _K.LIMIT_SET: ("limits",),
     _K.CURATOR_TAKEN: ("table", "shoe"),
@@ -264,7 +267,15 @@ class _Reads:
         }
 
     def _rules(self) -> dict[str, Any]:
+        """The rules in force now, and when filed rules next take effect (``changes_at``: the
+        kept state is read again then, ``tablegame.snapshots``)."""
         rules = self.table.rules
+        changes_at = (
+            self.table.rules_history.filter(effective_at__gt=timezone.now())
+            .order_by("effective_at")
+            .values_list("effective_at", flat=True)
+            .first()
+        )
         return {
             "profile": rules.name,
             "title": rules.title,
@@ -280,6 +291,7 @@ class _Reads:
             "shuffler_decks": list(rules.shuffler_decks) if rules.shuffler_decks else None,
             "shuffler_batches": rules.shuffler_batches,
             "royal9": tablet.royal9(rules, self.table.seat_count),
+            "changes_at": changes_at.isoformat() if changes_at else None,
         }
 
     def _limits(self) -> dict[str, Any]:

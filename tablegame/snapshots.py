@@ -50,8 +50,13 @@ def table_state_text(table_id: int) -> str | None:
 
 
 def _expires(state: dict[str, object]) -> datetime.datetime | None:
-    """When the state would change with no event: the decks falling due for their change."""
+    """When the state would change with no event: the decks falling due for their change, or
+    rules filed for later taking effect (the state read then shows them, before any event)."""
+    moments = []
     decks = state.get("deck_change")
     if isinstance(decks, dict) and decks.get("due_at") and not decks.get("due"):
-        return datetime.datetime.fromisoformat(str(decks["due_at"]))
-    return None
+        moments.append(datetime.datetime.fromisoformat(str(decks["due_at"])))
+    rules = state.get("rules")
+    if isinstance(rules, dict) and rules.get("changes_at"):
+        moments.append(datetime.datetime.fromisoformat(str(rules["changes_at"])))
+    return min(moments, default=None)

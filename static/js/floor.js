@@ -139,7 +139,9 @@
 
   // What a notice may change on a tile that it does not carry: the tile is read again.
   const NOT_CARRIED = new Set(["rules", "limits", "deck_change"]);
-  const READ_AFTER = new Set(["notice_acknowledged", "rules_filed", "seats_set", "table_opened"]);
+  const READ_AFTER = new Set([
+    "notice_acknowledged", "rules_filed", "rules_in_force", "seats_set", "table_opened",
+  ]);
 
   /* Put a notice's change on its tile; false when only a fresh read can say what it shows. */
   function patch(id, detail) {

@@ -1,11 +1,18 @@
 /* A table's Rules Submission: "File" sends the preset, the stated time and only the options
-   changed on the form (the server keeps the others on file); "Change the pit's procedure" sends
-   the pit's new settlement procedure and its time. Refusals are shown in the server's words. */
+   changed on the form (the server sets them over the rules in force at that time); "Change the
+   pit's procedure" sends the rules text, the settlement or shuffle procedure chosen where changed
+   (each table changes only what differs then) and their time. Refusals are shown in the server's
+   words. */
 "use strict";
 
 (function () {
   const page = document.getElementById("rules");
   const value = (name) => (page.querySelector(`[name="${name}"]`) || { value: "" }).value;
+  // A select's choice when changed from what is in force now; blank: unchanged (kept as filed).
+  const changed = (name) => {
+    const field = page.querySelector(`[name="${name}"]`);
+    return field && field.value !== field.dataset.initial ? field.value : "";
+  };
 
   function show(id, message) {
     const box = document.getElementById(id);
@@ -42,7 +49,9 @@
     } else if (button.dataset.command === "procedure") {
       send("/floor/procedure/", {
         pit: Number(page.dataset.pit),
-        settlement: value("settlement"),
+        source: button.closest("[data-source]").dataset.source,
+        settlement: changed("settlement"),
+        shuffle: changed("shuffle"),
         effective_at: value("pit_effective_at"),
       }, button);
     }

@@ -17,10 +17,11 @@
   let data = null;
   let has = strip.dataset.has === "true";
   // Events whose effect on the strip their notice does not carry: the strip is read again.
-  // Opening the table sets its Royal 9 meters up; rules filed may add or drop them.
+  // Opening the table sets its Royal 9 meters up; rules filed, or taking effect, may add or
+  // drop them.
   const READ_AFTER = new Set([
     "progressive_hit", "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
-    "table_opened", "rules_filed",
+    "table_opened", "rules_filed", "rules_in_force",
   ]);
 
   /* "$50,007.50" from "50007.50", without arithmetic on the amount. */

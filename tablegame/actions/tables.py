@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import logging
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from baccarat.errors import RulesError
@@ -19,7 +22,7 @@ from baccarat.profiles import (
 from baccarat.seating import california_action_order, curator_offer_order
 from baccarat.wagertypes import WagerType
 from casino import access
-from casino.models import Pit
+from casino.models import Event, Pit
 from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import (
@@ -45,6 +48,8 @@ from tablegame.models import (
     VigorishMarker,
 )
 from tablegame.models.tables import default_limits
+
+log = logging.getLogger(__name__)
 
 
 @action
@@ -167,43 +172,263 @@ def file_rules(
     effective_at: datetime.datetime | None = None,
     actor: Actor,
 ) -> TableRules:
-    """File a Rules Submission for the table, effective now or later.
+    """File a Rules Submission for the table, effective now or later (``TableRules``).
 
-    At an open table, a change of settlement or shuffle procedure, or of the type or rate of
-    commission, takes effect no sooner than the notice surveillance is given (at least 30
-    minutes, 002 (c)(5), (e)(2)(ii)B, (j)(3)(ii)); every table of the pit dealt under the same
-    text keeps the same procedure (002 (e)(3), (j)(3)(i)): ``file_pit_procedure`` changes them
-    all at once.
+    A table's filings are one history, in the order they take effect. Under the preset in force
+    at ``effective_at`` the filing sets ``options`` over the options in force then, and keeps
+    those that change as what it changes (a filing that changes nothing is refused); under
+    another preset it states the whole submission. The filings still to take effect after it
+    then set their own changes over it: each is restated, recorded (``rules_restated``), and if
+    one could not stand so, or would change a procedure its notice did not announce, this filing
+    is refused. Nothing filed is lost: a filing's changes stay as filed.
+
+    A change of settlement or shuffle procedure, or of the type or rate of commission, takes
+    effect no sooner than the notice surveillance is given (at least 30 minutes, 002 (c)(5),
+    (e)(2)(ii)B, (j)(3)(ii); 004 §5(a)(1)(ii)), whether the table is open or closed: the notice
+    comes before "the implementation of or a change in the particular procedure to be used at a
+    table" (002 (j)(3)(ii)), which a closed table meets when it opens, at any moment its staff
+    choose; closing, filing and reopening would otherwise skip it. Every table of a pit dealt
+    under a text that asks for one procedure per pit keeps it (``PIT_WIDE``):
+    ``file_pit_procedure`` changes them all at once.
     """
     table = lock_table(table)
-    options = plain_options(dict(options or {}))
-    try:
-        new = rules_submission(profile, options)
-    except RulesError as error:
-        raise ActionError(str(error)) from None
-    if table.seat_count > new.max_seats or table.seat_count < new.min_seats:
-        raise ActionError(f"{new.title} is played with {new.min_seats}-{new.max_seats} seats.")
     now = timezone.now()
-    when = effective_at or now
-    current = table.rules
-    if table.status == Table.Status.OPEN:
-        _check_notice(table.pit, current, new, now=now, when=when)
-    _check_pit_procedures(table, new, when)
-    filed = TableRules.objects.create(
-        table=table, profile=profile, options=options, effective_at=when, filed_by=actor
+    pit = Pit.objects.select_related("casino").get(pk=table.pit_id)
+    when = _moment(effective_at, now, pit)
+    filed = _file(
+        table, pit, profile=profile, options=options or {}, when=when, now=now, actor=actor
     )
-    _give_notice(filed, current, new, actor=actor)
-    record(
-        table,
-        actor,
-        events.RulesFiled(profile=profile, options=options, effective_at=when.isoformat()),
-    )
+    _check_pit_alike(pit, since=when, touched={table.pk})
     return filed
 
 
 #: The least notice surveillance is given of a change of procedure (002 (e)(2)(ii)B,
 #: (j)(3)(ii)); a Rules Submission may ask for more, never less.
 LEAST_NOTICE_MINUTES = 30
+
+#: A stated time this little past is taken as now (the pit's form states minutes).
+PAST_GRACE = datetime.timedelta(minutes=1)
+
+#: What every table of a pit dealt under the same rules text keeps alike, by text: 002's
+#: shuffling or lacing option and settlement procedure ((e)(3), (j)(3)(i)), 004's shuffling or
+#: lacing option (§5(b)). The other texts leave each table its own.
+PIT_WIDE: dict[str, tuple[str, ...]] = {"002": ("settlement", "shuffle"), "004": ("shuffle",)}
+
+#: The shuffling or lacing options of those texts (002 (e)(2); 004 §5(a)).
+PIT_SHUFFLES: dict[str, tuple[ShuffleProcedure, ...]] = {
+    "002": (
+        ShuffleProcedure.FEATHERED,
+        ShuffleProcedure.LACED,
+        ShuffleProcedure.LACED_THEN_RESHUFFLED,
+    ),
+    "004": (
+        ShuffleProcedure.LACED,
+        ShuffleProcedure.LACED_THEN_RESHUFFLED,
+        ShuffleProcedure.WASH_AND_THREE_DEALERS,
+    ),
+}
+
+
+def _moment(
+    effective_at: datetime.datetime | None, now: datetime.datetime, pit: Pit
+) -> datetime.datetime:
+    """When a filing takes effect: now if not stated. A moment past is refused (what was in
+    force then stays as it was), but for the minute just gone, taken as now."""
+    if effective_at is None:
+        return now
+    if effective_at < now - PAST_GRACE:
+        local = effective_at.astimezone(pit.casino.zone)
+        raise ActionError(
+            f"{local:%H:%M %Z} has passed: rules take effect from now on (state a later time, "
+            f"or none for now)."
+        )
+    return max(effective_at, now)
+
+
+def _submission(profile: str, options: Mapping[str, Any]) -> RulesSubmission:
+    try:
+        return rules_submission(profile, options)
+    except RulesError as error:
+        raise ActionError(str(error)) from None
+
+
+def _file(
+    table: Table,
+    pit: Pit,
+    *,
+    profile: str,
+    options: Mapping[str, Any],
+    when: datetime.datetime,
+    now: datetime.datetime,
+    actor: Actor,
+) -> TableRules:
+    """One filing at a locked table (``file_rules``): what it changes over the rules in force
+    at ``when``, its notice and its event; the filings after it restated over it; the screens
+    told when it takes effect."""
+    on_file = table.rules_record(when)
+    before = table.submission(on_file)
+    base_profile = on_file.profile if on_file else table.profile
+    base: dict[str, Any] = dict(on_file.options) if on_file else {}
+    asked = plain_options(dict(options))
+    whole = profile != base_profile
+    new = _submission(profile, asked if whole else {**base, **asked})
+    changes = asked
+    if not whole:
+        changes = {k: v for k, v in asked.items() if getattr(new, k) != getattr(before, k)}
+        if not changes:
+            raise ActionError(f"Nothing changes: {table} is dealt under these rules then already.")
+    if not new.min_seats <= table.seat_count <= new.max_seats:
+        raise ActionError(f"{new.title} is played with {new.min_seats}-{new.max_seats} seats.")
+    _check_notice(pit, before, new, now=now, when=when)
+    filed = TableRules.objects.create(
+        table=table,
+        profile=profile,
+        options=changes if whole else {**base, **changes},
+        changes=changes,
+        whole=whole,
+        effective_at=when,
+        filed_by=actor,
+        filed_at=now,
+    )
+    _give_notice(filed, before, new, actor=actor)
+    record(
+        table,
+        actor,
+        events.RulesFiled(
+            profile=profile,
+            options=filed.options,
+            effective_at=when.isoformat(),
+            changes=None if whole else changes,
+            filing=filed.pk,
+        ),
+    )
+    _restate_after(table, pit, filed, new, actor=actor)
+    _take_effect_later(filed, now)
+    return filed
+
+
+def _restate_after(
+    table: Table, pit: Pit, filed: TableRules, rules: RulesSubmission, *, actor: Actor
+) -> None:
+    """Set the changes of each filing still to take effect after ``filed`` over it, in order,
+    and restate what each then holds (recorded); refuse ``filed`` when one could not stand so,
+    or would change a procedure its notice did not announce (002 (j)(3)(ii))."""
+    later = (
+        table.rules_history.filter(effective_at__gt=filed.effective_at)
+        .select_related("notice")
+        .order_by("effective_at", "pk")
+    )
+    profile, options, before = filed.profile, dict(filed.options), rules
+    for row in later:
+        if row.whole:
+            profile, options = row.profile, dict(row.options)
+        else:
+            options = {**options, **row.changes}
+        local = row.effective_at.astimezone(pit.casino.zone)
+        try:
+            after = rules_submission(profile, options)
+        except RulesError as error:
+            raise ActionError(
+                f"This change cannot come before the rules filed for {local:%H:%M %Z}: they "
+                f"could not stand over it ({error}) File it for then or later."
+            ) from None
+        announced = _announced(row)
+        unannounced = [c for c in _procedure_changes(before, after) if c not in announced]
+        if unannounced:
+            raise ActionError(
+                f"This change cannot come before the rules filed for {local:%H:%M %Z}: they "
+                f"would then change the {' and '.join(unannounced)} with no notice to "
+                f"surveillance. File it for then or later."
+            )
+        if (profile, options) != (row.profile, row.options):
+            held = row.options
+            row.profile, row.options = profile, options
+            row.save(update_fields=["profile", "options"])
+            record(
+                table,
+                actor,
+                events.RulesRestated(
+                    filing=row.pk,
+                    effective_at=row.effective_at.isoformat(),
+                    profile=profile,
+                    options=options,
+                    before=held,
+                    over=filed.pk,
+                ),
+            )
+        before = after
+
+
+def _announced(filing: TableRules) -> set[str]:
+    """The changes the filing's notice announced to surveillance (none without a notice)."""
+    try:
+        notice = filing.notice
+    except ProcedureNotice.DoesNotExist:
+        return set()
+    return set(notice.changes.split(" and "))
+
+
+def _take_effect_later(filed: TableRules, now: datetime.datetime) -> None:
+    """Once committed, have a filing for later recorded in force and told to the screens at its
+    time (``tablegame.tasks.rules_take_effect``). Not where tasks run eagerly (the embedded
+    demo: no worker waits for the time); there the table state read after it shows the rules
+    (``tablegame.snapshots``) and the next event tells the screens."""
+    if filed.effective_at <= now or settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    pk, eta = filed.pk, filed.effective_at
+    transaction.on_commit(lambda: _schedule(pk, eta))
+
+
+def _schedule(filing_id: int, eta: datetime.datetime) -> None:
+    from tablegame.tasks import rules_take_effect  # it calls this module
+
+    try:
+        rules_take_effect.apply_async((filing_id,), eta=eta)
+    except Exception:  # the filing stands: the state read after its time shows it
+        log.warning("could not schedule filing %s taking effect", filing_id, exc_info=True)
+
+
+@transaction.atomic
+def record_rules_in_force(filing_id: int) -> int | None:
+    """The filing has taken effect: record it in force (``rules_in_force``; no one's command,
+    no actor) and tell the screens once committed, if it is the table's Rules Submission in
+    force now and was not recorded so already. Its event's sequence, else None (not yet in
+    force, superseded, or recorded already). Run at its time by
+    ``tablegame.tasks.rules_take_effect``."""
+    table_id = TableRules.objects.filter(pk=filing_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return None
+    table = lock_table(table_id)  # Race: the task run twice (a broker's redelivery) at once.
+    filing = table.rules_record(timezone.now())
+    if filing is None or filing.pk != filing_id:
+        return None
+    recorded = Event.objects.filter(
+        chain_id=table.chain_id,
+        created_at__gte=filing.effective_at,
+        **events.RulesInForce.lookup(filing=filing_id),
+    )
+    if recorded.exists():
+        return None
+    return record(table, None, _in_force(filing))
+
+
+def record_rules_taken_effect(table: Table) -> int | None:
+    """Inside a command, before its action: rules filed for later that took effect since the
+    table's last event are recorded in force first (``rules_in_force``, no actor), written with
+    the command's events, so that its answer tells the screens; no query of its own (what the
+    command read after the lock answers, ``Live.rules_since_last_event``). Its event's sequence,
+    else None (nothing took effect since, a round is in play, or the task recorded it)."""
+    filing = live(table).rules_since_last_event()
+    return None if filing is None else record(table, None, _in_force(filing))
+
+
+def _in_force(filing: TableRules) -> events.RulesInForce:
+    return events.RulesInForce(
+        filing=filing.pk,
+        profile=filing.profile,
+        options=filing.options,
+        effective_at=filing.effective_at.isoformat(),
+    )
 
 
 def _procedure_changes(old: RulesSubmission, new: RulesSubmission) -> list[str]:
@@ -271,7 +496,8 @@ def _check_notice(
     when: datetime.datetime,
 ) -> None:
     """Refuse a change of procedure or commission that takes effect before surveillance has had
-    its notice: the filing is the written notice, recorded, so it takes effect that much later."""
+    its notice, at an open table or a closed one (``file_rules``): the filing is the written
+    notice, recorded, so it takes effect that much later."""
     changes = _procedure_changes(old, new)
     if not changes:
         return
@@ -282,7 +508,8 @@ def _check_notice(
     )
     earliest = now + datetime.timedelta(minutes=minutes)
     if when < earliest:
-        local = earliest.astimezone(pit.casino.zone)
+        minute = (earliest + datetime.timedelta(seconds=59)).replace(second=0, microsecond=0)
+        local = minute.astimezone(pit.casino.zone)  # the first whole minute a form may state
         raise ActionError(
             f"Surveillance must be told at least {minutes} minutes before the "
             f"{' and '.join(changes)} change{'s' if len(changes) > 1 else ''}: make it "
@@ -290,19 +517,39 @@ def _check_notice(
         )
 
 
-def _check_pit_procedures(table: Table, new: RulesSubmission, when: datetime.datetime) -> None:
-    """Every table of the pit dealt under the same text uses one settlement and shuffle procedure
-    (002 (e)(3), (j)(3)(i)), compared as they will stand at ``when``."""
-    for other in Table.objects.filter(pit=table.pit).exclude(pk=table.pk):
-        theirs = other.submission(other.rules_record(when))
-        if theirs.source != new.source:
-            continue
-        if theirs.settlement is not new.settlement or theirs.shuffle is not new.shuffle:
-            raise ActionError(
-                f"Every table of {table.pit} dealt under the same rules uses one settlement and "
-                f"shuffle procedure; {other} uses {theirs.settlement.value} and "
-                f"{theirs.shuffle.value}: change the procedure for the whole pit at once."
-            )
+#: Where the texts ask for one procedure per pit (``PIT_WIDE``).
+PIT_WIDE_CITED = {"002": "002 (e)(3), (j)(3)(i)", "004": "004 §5(b)"}
+
+
+def _check_pit_alike(pit: Pit, *, since: datetime.datetime, touched: set[int]) -> None:
+    """Every table of the pit dealt under a text that asks for one procedure per pit
+    (``PIT_WIDE``) uses the same from ``since`` on: compared at each moment filed rules take
+    effect, among the tables dealt under the text of a table whose rules were just filed
+    (``touched``)."""
+    tables = list(Table.objects.filter(pit=pit).order_by("name").prefetch_related("rules_history"))
+    moments = {since} | {
+        r.effective_at for t in tables for r in t.rules_history.all() if r.effective_at > since
+    }
+    for at in sorted(moments):
+        dealt = [(t, t.submission(t.rules_record(at))) for t in tables]
+        for mine, rules in (d for d in dealt if d[0].pk in touched):
+            fields = PIT_WIDE.get(rules.source, ())
+            for other, theirs in dealt:
+                if theirs.source != rules.source or all(
+                    getattr(theirs, f) == getattr(rules, f) for f in fields
+                ):
+                    continue
+                local = at.astimezone(pit.casino.zone)
+                raise ActionError(
+                    f"Every table of {pit} dealt under the same rules uses one "
+                    f"{' and '.join(fields)} procedure ({PIT_WIDE_CITED[rules.source]}); from "
+                    f"{local:%H:%M %Z} {mine} would use {_uses(rules, fields)} and {other} "
+                    f"{_uses(theirs, fields)}: change the procedure for the whole pit at once."
+                )
+
+
+def _uses(rules: RulesSubmission, fields: Sequence[str]) -> str:
+    return " and ".join(getattr(rules, f).value.replace("_", " ") for f in fields)
 
 
 @action
@@ -315,8 +562,15 @@ def file_pit_procedure(
     effective_at: datetime.datetime,
     actor: Actor,
 ) -> list[TableRules]:
-    """Change the settlement (or shuffle) procedure of every table of the pit dealt under the
-    rules text ``source``, all at one stated time, at least the notice after now (002 (j)(3))."""
+    """Change the settlement or shuffle procedure of every table of the pit dealt under the
+    rules text ``source``, all at one stated time, at least the notice after now (002 (e)(3),
+    (j)(3); 004 §5(b)). Each table's filing changes only what differs there at that time, over
+    the rules in force then (``file_rules``: the filings after it are restated over it)."""
+    fields = PIT_WIDE.get(source)
+    if fields is None:
+        raise ActionError(
+            f"Rules text {source} leaves each table its own procedures: change them at the table."
+        )
     changes: dict[str, str] = {}
     try:
         if settlement:
@@ -327,42 +581,45 @@ def file_pit_procedure(
         raise ActionError("That is not a settlement or shuffle procedure of the rules.") from None
     if not changes:
         raise ActionError("Choose the settlement or shuffle procedure the pit changes to.")
+    if "settlement" in changes and "settlement" not in fields:
+        raise ActionError(
+            f"Rules text {source} leaves the settlement procedure to each table; the pit keeps "
+            f"one shuffle procedure."
+        )
+    if "shuffle" in changes and ShuffleProcedure(changes["shuffle"]) not in PIT_SHUFFLES[source]:
+        allowed = ", ".join(p.value.replace("_", " ") for p in PIT_SHUFFLES[source])
+        raise ActionError(f"Rules text {source} allows these shuffle procedures: {allowed}.")
     now = timezone.now()
     # Race: the dealer acts at a table of the pit meanwhile; every table is locked, in order.
     tables = [lock_table(t) for t in Table.objects.filter(pit=pit).order_by("pk")]
     pit = Pit.objects.select_related("casino").get(pk=pit.pk)
-    filed = []
+    when = _moment(effective_at, now, pit)
+    filed: list[TableRules] = []
+    dealt = False
     for table in tables:
-        record_in_force = table.rules_record(effective_at)
-        profile = record_in_force.profile if record_in_force else table.profile
-        options = dict(record_in_force.options) if record_in_force else {}
-        before = rules_submission(profile, options)
-        if before.source != source:
+        on_file = table.rules_record(when)
+        rules = table.submission(on_file)
+        if rules.source != source:
             continue
-        options.update(changes)
+        dealt = True
+        differ = {k: v for k, v in changes.items() if getattr(rules, k).value != v}
+        if not differ:
+            continue
+        profile = on_file.profile if on_file else table.profile
         try:
-            after = rules_submission(profile, options)
-        except RulesError as error:
+            filed.append(
+                _file(table, pit, profile=profile, options=differ, when=when, now=now, actor=actor)
+            )
+        except ActionError as error:
             raise ActionError(f"{table}: {error}") from None
-        _check_notice(pit, before, after, now=now, when=effective_at)
-        filing = TableRules.objects.create(
-            table=table,
-            profile=profile,
-            options=options,
-            effective_at=effective_at,
-            filed_by=actor,
-        )
-        _give_notice(filing, before, after, actor=actor)
-        filed.append(filing)
-        record(
-            table,
-            actor,
-            events.RulesFiled(
-                profile=profile, options=options, effective_at=effective_at.isoformat()
-            ),
-        )
-    if not filed:
+    if not dealt:
         raise ActionError(f"{pit} has no table dealt under rules text {source}.")
+    if not filed:
+        raise ActionError(
+            f"Every table of {pit} dealt under rules text {source} uses that procedure then "
+            f"already."
+        )
+    _check_pit_alike(pit, since=when, touched={f.table_id for f in filed})
     return filed
 
 

@@ -37,6 +37,7 @@ from casino.roles import Actor
 from tablegame import live
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
+from tablegame.actions.tables import record_rules_taken_effect
 from tablegame.api.errors import error_body
 from tablegame.broadcast import announce_change
 from tablegame.models import CommandRecord, Table
@@ -92,6 +93,7 @@ def run_command(
             if done_id is not None:
                 return _replay(CommandRecord.objects.get(pk=done_id), table_id, command)
             with actions_common.command(table, head) as done:
+                record_rules_taken_effect(table)  # rules filed for later, in force since
                 act(table, actor)
                 answer = command_answer(
                     table, done.events, game=done.game, shoe=done.shoe, cards=done.cards

@@ -69,6 +69,10 @@ class RulesInfo(Document):
         allow_null=True,
         help_text="The fixed Royal 9 wager and each chair's Personal King-9 (null: none here).",
     )
+    changes_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When rules filed for later next take effect (null: none filed).",
+    )
 
 
 class Limit(Document):

@@ -144,8 +144,9 @@ class RulesInput(Input):
         required=False,
         default=dict,
         help_text=(
-            'Option overrides, e.g. {"vigorish_collection": "deferred"}; write decimal options '
-            'as strings ("0.04").'
+            'The options the filing changes, e.g. {"vigorish_collection": "deferred"}, set over '
+            "the rules in force at its time (under another profile: over that preset); write "
+            'decimal options as strings ("0.04").'
         ),
     )
     effective_at = serializers.DateTimeField(

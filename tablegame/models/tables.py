@@ -138,11 +138,33 @@ class Table(models.Model):
 
 
 class TableRules(models.Model):
-    """A Rules Submission for a table: a profile plus option overrides, from a moment on."""
+    """A Rules Submission filed for a table, from a moment on.
+
+    A table's filings are one history, in the order they take effect (``effective_at``, then
+    ``pk``). Each says what it changes: a ``whole`` filing states the whole submission (its preset
+    and ``changes`` as its options) whatever was in force before it; any other sets ``changes``
+    over the submission in force just before it. ``profile`` and ``options`` are the whole
+    submission that results, what a round dealt under it reads; a filing made later for an
+    earlier moment restates them on the filings after it that have not taken effect
+    (``tablegame.actions.tables.file_rules``, ``rules_restated`` in the record), never their
+    ``changes``.
+    """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rules_history")
     profile = models.CharField(max_length=50, choices=profile_choices)
-    options = models.JSONField(default=dict, blank=True)
+    options = models.JSONField(
+        default=dict, blank=True, help_text="The options in force from then on, over the preset."
+    )
+    changes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the filing set, as filed: options and their values (plain JSON).",
+    )
+    whole = models.BooleanField(
+        default=True,
+        help_text="The filing states the whole Rules Submission (its preset and its changes); "
+        "otherwise it sets its changes over the options in force just before it.",
+    )
     effective_at = models.DateTimeField(default=timezone.now)
     filed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

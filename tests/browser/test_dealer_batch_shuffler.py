@@ -4,8 +4,12 @@ apart, and the machine shuffles (no shuffle by hand); a big table without one is
 
 from __future__ import annotations
 
+import datetime
+
+from django.utils import timezone
+
 from tablegame import actions
-from tablegame.models import Shoe
+from tablegame.models import Shoe, TableRules
 from tests.browser.conftest import log_in, off_the_loop, shot
 from tests.browser.dealer_screen import screen_faults
 from tests.tablegame.conftest import deal_at, table_for
@@ -14,7 +18,13 @@ from tests.tablegame.conftest import deal_at, table_for
 def seated(profile: str, dealer, floor, options=None):
     table = deal_at(table_for(profile), dealer, floor)
     if options:
-        actions.file_rules(table, profile=profile, options=options, actor=floor)
+        # A shuffler is a change of procedure: filed with surveillance's notice, at a closed
+        # table too (issue 27); then its time is let pass.
+        later = timezone.now() + datetime.timedelta(minutes=31)
+        filed = actions.file_rules(
+            table, profile=profile, options=options, effective_at=later, actor=floor
+        )
+        TableRules.objects.filter(pk=filed.pk).update(effective_at=timezone.now())
     actions.open_table(table, actor=dealer)
     for seat in (1, 2):
         actions.seat_player(table, seat=seat, player=f"Player {seat}", actor=dealer)

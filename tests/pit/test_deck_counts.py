@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import json
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.test import Client
@@ -135,13 +136,27 @@ def test_a_big_table_takes_a_batch_shuffler_with_notice_and_deals_from_it(db, de
         actions.receive_decks(table, decks=16, automatic_shuffler=True, actor=dealer)  # not yet
 
 
-def test_a_closed_big_table_takes_a_batch_shuffler_at_once(db, dealer, floor):
+def test_a_closed_big_table_takes_a_batch_shuffler_once_surveillance_has_had_notice(
+    db, dealer, floor
+):
     table = deal_at(table_for("ma-big"), dealer, floor)
-    actions.file_rules(table, profile="ma-big", options={"shuffler_decks": [12, 16]}, actor=floor)
-    actions.open_table(table, actor=dealer)
-    actions.seat_player(table, seat=1, player="Ana", actor=dealer)
-    actions.take_shoe(table, seat=1, actor=dealer)
-    shoe = actions.receive_decks(table, decks=16, automatic_shuffler=True, actor=dealer)
-    assert (shoe.decks, shoe.batch) == (8, 0)
-    state = logged_in("dealer").get(f"/api/tables/{table.pk}/").json()
+    with pytest.raises(ActionError, match="30 minutes before the automatic shuffler change"):
+        actions.file_rules(
+            table, profile="ma-big", options={"shuffler_decks": [12, 16]}, actor=floor
+        )
+    when = timezone.now() + datetime.timedelta(minutes=31)
+    actions.file_rules(
+        table,
+        profile="ma-big",
+        options={"shuffler_decks": [12, 16]},
+        effective_at=when,
+        actor=floor,
+    )
+    with mock.patch("django.utils.timezone.now", return_value=when + datetime.timedelta(minutes=1)):
+        actions.open_table(table, actor=dealer)
+        actions.seat_player(table, seat=1, player="Ana", actor=dealer)
+        actions.take_shoe(table, seat=1, actor=dealer)
+        shoe = actions.receive_decks(table, decks=16, automatic_shuffler=True, actor=dealer)
+        assert (shoe.decks, shoe.batch) == (8, 0)
+        state = logged_in("dealer").get(f"/api/tables/{table.pk}/").json()
     assert state["rules"]["shuffler_decks"] == [12, 16] and state["rules"]["decks"] == [6, 8]

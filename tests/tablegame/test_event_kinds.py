@@ -29,6 +29,7 @@ from tablegame.events import (
     TablePayload,
 )
 from tablegame.models import MustHitWin, ProcedureNotice, Round, Table, VigorishMarker
+from tablegame.tasks import rules_take_effect
 from tests.progressives.conftest import LowDraw
 from tests.tablegame.conftest import deal_at, play, ready_table, shuffle_steps, table_for
 
@@ -139,6 +140,10 @@ def a_big_table_day(dealer, floor) -> Table:
     )
     officer = User.objects.get(username="surveillance")
     acknowledge_procedure_notice(ProcedureNotice.objects.get(rules=filed), actor=officer)
+    # Filed now, before it: the commission change is restated over it; then it takes effect.
+    actions.file_rules(table, profile="ma-big", options={"tie_odds": 9}, actor=floor)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        rules_take_effect(filed.pk)
     return table
 
 
