@@ -203,6 +203,9 @@ class Strip:
             "must_hit_won",
             "must_hit_paid",
             "must_hit_linked",
+            "table_opened",
+            "rules_filed",
+            "rules_in_force",
         }
     )
 
@@ -361,7 +364,9 @@ class ConsolePage(Page):
 
     kind = "pit console"
     NOT_CARRIED = frozenset({"rules", "limits", "deck_change"})
-    READ_AFTER = frozenset({"notice_acknowledged", "rules_filed", "seats_set", "table_opened"})
+    READ_AFTER = frozenset(
+        {"notice_acknowledged", "rules_filed", "rules_in_force", "seats_set", "table_opened"}
+    )
 
     def __init__(self, pit: int, user: str) -> None:
         super().__init__()
@@ -399,7 +404,15 @@ class ProgressivesPage(Page):
     section read again only for a win, a payment, a link or a gap."""
 
     kind = "progressives"
-    READ_AFTER = Strip.READ_AFTER
+    READ_AFTER = frozenset(
+        {
+            "progressive_hit",
+            "progressive_parameters",
+            "must_hit_won",
+            "must_hit_paid",
+            "must_hit_linked",
+        }
+    )
 
     def __init__(self, pit: int, user: str, royal9: Iterable[int]) -> None:
         super().__init__()
