@@ -52,8 +52,11 @@ def parse_counts(
         text = str(value).strip() if value is not None else ""
         if text == "":
             continue
-        if not text.isdigit() or int(text) > MOST_PIECES:
-            raise ActionError(f"The count of ${name} {what} must be a whole number of pieces.")
+        if not (text.isascii() and text.isdigit()) or len(text) > 7 or int(text) > MOST_PIECES:
+            raise ActionError(
+                f"The count of ${name} {what} must be a whole number of pieces, at most "
+                f"{MOST_PIECES:,}."
+            )
         if int(text):
             counts[name] = int(text)
     return dict(sorted(counts.items(), key=lambda item: Decimal(item[0])))

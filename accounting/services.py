@@ -16,6 +16,7 @@ which records the old and new values.
 from __future__ import annotations
 
 import datetime
+import logging
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -27,7 +28,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from accounting import chips as counts
-from accounting import events
+from accounting import events, inputs
 from accounting.models import (
     CLOSE_AFTER_HOURS,
     MOST_VARIANCE_THRESHOLD,
@@ -47,8 +48,14 @@ from tablegame.errors import ActionError
 from tablegame.models import Table
 from tablegame.verification import check_day
 
+logger = logging.getLogger(__name__)
+
 MOST_FORMS = 500
+#: The largest serial number of a form (the forms' series columns are integers).
+MOST_FORM_SERIAL = 10**9 - 1
 MOST_OTHER_ITEMS = 50
+#: The largest value of one other item; fifty of them still fit the total's column.
+MOST_OTHER_AMOUNT = Decimal("9999999999.99")
 
 
 #: Disagreements with the record a refused close names (``verify_record`` lists them all).
@@ -67,7 +74,9 @@ def lock_day(casino: Casino, day: datetime.date) -> GamingDay:
 
 
 def lock_open_day(casino: Casino, day: datetime.date) -> GamingDay:
-    """As :func:`lock_day`, refusing a closed day."""
+    """As :func:`lock_day`, refusing a closed day, and a day no casino can mean
+    (:func:`accounting.inputs.check_day`; a count may be of the next day)."""
+    inputs.check_day(casino, day, timezone.now(), ahead=inputs.COUNT_AHEAD)
     gaming_day = lock_day(casino, day)
     if gaming_day.is_closed:
         raise ActionError(
@@ -93,7 +102,10 @@ def lock_count_days(table: Table, day: datetime.date, kind: str) -> GamingDay:
         .values_list("day", flat=True)
         .first()
     )
-    last = next_closer or casino.gaming_day(timezone.now())
+    today = casino.gaming_day(timezone.now())
+    ahead = today + datetime.timedelta(days=inputs.COUNT_AHEAD)
+    # Never past the days a count may be of: a stored closer dated years ahead locks no more.
+    last = min(next_closer, ahead) if next_closer else today
     later = [day + datetime.timedelta(days=n) for n in range(1, (last - day).days + 1)]
     if not later:
         return gaming_day
@@ -154,6 +166,8 @@ def _reason(text: str, what: str) -> str:
     text = " ".join((text or "").split())
     if not text:
         raise ActionError(f"Say why {what}.")
+    if "\x00" in text:
+        raise ActionError("The reason holds a NUL character, which cannot be stored.")
     if len(text) > 200:
         raise ActionError("Keep the reason under 200 characters.")
     return text
@@ -339,8 +353,11 @@ def parse_forms(raw: Sequence[Any] | str) -> tuple[int, ...]:
     found: list[int] = []
     for item in items:
         text = str(item).strip().lstrip("#")
-        if not text.isdigit() or not 0 < int(text) < 10**9:
-            raise ActionError(f"{item!r} is not the serial number of a form.")
+        if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) == 0:
+            raise ActionError(
+                f"{str(item)[:20]!r} is not the serial number of a form (1 to "
+                f"{MOST_FORM_SERIAL:,})."
+            )
         if int(text) in found:
             raise ActionError(f"Form #{int(text)} is listed twice.")
         found.append(int(text))
@@ -354,16 +371,21 @@ def parse_other(raw: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
     out = []
     for entry in raw:
         item = " ".join(str(entry.get("item", "")).split())[:100]
+        if "\x00" in item:
+            raise ActionError("An other item holds a NUL character, which cannot be stored.")
         try:
             amount = Decimal(str(entry.get("amount") or "0").strip().lstrip("$"))
         except InvalidOperation:
             raise ActionError(f"The value of {item or 'an item'} is not an amount.") from None
         if not item:
             raise ActionError("Describe each other item found in the box.")
-        if not amount.is_finite() or amount < 0 or amount != amount.quantize(Decimal("0.01")):
+        # Checked in this order: a quantize of NaN or of 1e400 raises instead of answering.
+        if not amount.is_finite() or amount < 0:
             raise ActionError(f"The value of {item} is an amount to the cent, zero or more.")
-        if amount > Decimal("9999999999.99"):
-            raise ActionError(f"The value of {item} is too large.")
+        if amount > MOST_OTHER_AMOUNT:
+            raise ActionError(f"The value of {item} is too large: at most ${MOST_OTHER_AMOUNT:,}.")
+        if amount != amount.quantize(Decimal("0.01")):
+            raise ActionError(f"The value of {item} is an amount to the cent, zero or more.")
         out.append({"item": item, "amount": f"{amount:.2f}"})
     return out
 
@@ -558,6 +580,7 @@ def close_gaming_day(
     casino: Casino, day: datetime.date, *, actor: User | None = None
 ) -> GamingDay | None:
     """Close ``day``: final from now on. None if it was closed already (closing is idempotent)."""
+    inputs.check_day(casino, day, timezone.now())
     from accounting.reports import day_totals, freeze  # reads what this module writes
 
     if timezone.now() < casino.gaming_day_bounds(day)[1]:
@@ -637,6 +660,9 @@ def reopen_gaming_day(
 
 # --- Accounting settings -----------------------------------------------------------------------
 
+#: No setting is a number this large; a larger one is refused before it is rounded.
+MOST_SETTING = Decimal("1e12")
+
 
 def _decimal(raw: str | Decimal | int, what: str) -> Decimal:
     text = str(raw).strip().replace(",", "").lstrip("$").rstrip("%").strip()
@@ -646,6 +672,8 @@ def _decimal(raw: str | Decimal | int, what: str) -> Decimal:
         raise ActionError(f"The {what} is not a number: {str(raw)[:20]!r}.") from None
     if not value.is_finite():
         raise ActionError(f"The {what} is not a number: {str(raw)[:20]!r}.")
+    if abs(value) > MOST_SETTING:  # before quantizing, which 1e400 would not survive
+        raise ActionError(f"The {what} is out of range: {str(raw)[:20]!r}.")
     if value != value.quantize(Decimal("0.01")):
         raise ActionError(f"The {what} is given to two decimal places at most.")
     return value.quantize(Decimal("0.01"))
@@ -675,7 +703,7 @@ def parse_settings(
         raise ActionError(f"The lowest hold ({low}%) must be below the highest ({high}%).")
     text = str(close_after_hours).strip()
     first, most = CLOSE_AFTER_HOURS
-    if not text.isdigit() or not first <= int(text) <= most:
+    if not (text.isascii() and text.isdigit()) or len(text) > 4 or not first <= int(text) <= most:
         raise ActionError(
             f"The close delay is a whole number of hours from {first} to {most}: "
             f"{text[:20]!r} is not."
@@ -732,10 +760,25 @@ def set_accounting_settings(
 def days_due(casino: Casino, now: datetime.datetime) -> list[datetime.date]:
     """Gaming days of ``casino`` that the schedule should close at ``now``: every day that ended
     at least ``close_after_hours`` ago, back to the first day with any accounting row, that is
-    not closed yet (a reopened day is left to the people who reopened it)."""
+    not closed yet (a reopened day is left to the people who reopened it).
+
+    Only days a casino can mean (:func:`accounting.inputs.earliest_day` on): a stored row of a
+    day before them is logged as skipped, never closed nor counted from."""
     wait = datetime.timedelta(hours=AccountingSettings.of(casino).close_after_hours)
     last = casino.gaming_day(now - wait) - datetime.timedelta(days=1)
-    first = GamingDay.objects.filter(casino=casino).order_by("day").values_list("day", flat=True)
+    earliest = inputs.earliest_day(casino, now)
+    rows = GamingDay.objects.filter(casino=casino)
+    skipped = list(rows.filter(day__lt=earliest).order_by("day").values_list("day", flat=True))
+    if skipped:
+        logger.warning(
+            "%s: the scheduled close skipped %d gaming day row(s) before %s, which no casino can "
+            "mean (first: %s); they stay as stored.",
+            casino,
+            len(skipped),
+            earliest.isoformat(),
+            skipped[0].isoformat(),
+        )
+    first = rows.filter(day__gte=earliest).order_by("day").values_list("day", flat=True)
     start = first.first() or last
     days = GamingDay.objects.filter(casino=casino, day__gte=start, day__lte=last)
     done = set(days.filter(status=GamingDay.Status.CLOSED).values_list("day", flat=True))

@@ -10,7 +10,9 @@ Every page answers GET with its form or report; a POST does the one thing the fo
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from accounting import chips, services
+from accounting import chips, inputs, services
 from accounting.charts import Bar, bars
 from accounting.exports import day_csv, day_pdf
 from accounting.history import CountHistory, settings_changes, table_day_counts
@@ -40,36 +42,61 @@ from tablegame.models import Round, Table
 
 CHART_TABLES = 24
 
+View = Callable[..., HttpResponse]
+
+
+def _checked(view: View) -> View:
+    """The page refuses a query or form it cannot read (a day that is not one, a NUL character)
+    with a 400 page that says why, having changed nothing."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            inputs.check_text(dict(request.GET.lists()))
+            inputs.check_text(dict(request.POST.lists()))
+            return view(request, *args, **kwargs)
+        except inputs.BadInput as error:
+            return render(request, "accounting/refused.html", {"error": str(error)}, status=400)
+
+    return checked
+
 
 def _casino(request: HttpRequest) -> Casino:
     chosen = request.GET.get("casino") or request.POST.get("casino") or ""
-    casino = (
-        Casino.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else deployment_casino()
-    )
+    if not chosen:
+        casino = deployment_casino()
+    elif (pk := inputs.ident(chosen)) is None:
+        raise inputs.BadInput(f"{chosen[:20]!r} is not a casino: choose one from the list.")
+    else:
+        casino = Casino.objects.filter(pk=pk).first()
     if casino is None:
-        raise Http404("No casino is set up yet.")
+        raise Http404("No casino is set up yet." if not chosen else "There is no such casino.")
     return casino
 
 
-def _day(request: HttpRequest, casino: Casino) -> datetime.date:
+def _day(request: HttpRequest, casino: Casino, *, ahead: int = 0) -> datetime.date:
+    """The day the query or form gives (refused if it is not one a casino can mean), or the
+    report's default day when none is given."""
     raw = request.GET.get("day") or request.POST.get("day") or ""
-    try:
-        return datetime.date.fromisoformat(raw)
-    except ValueError:
+    if not raw:
         return latest_closed_or_yesterday(casino, timezone.now())
+    return inputs.parse_day(raw, casino, timezone.now(), ahead=ahead)
 
 
 def _context(request: HttpRequest, casino: Casino, day: datetime.date) -> dict[str, Any]:
+    today = inputs.today(casino, timezone.now())
     return {
         "casino": casino,
         "casinos": Casino.objects.all(),
         "day": day,
+        "today": today,
         "previous": day - datetime.timedelta(days=1),
-        "next": day + datetime.timedelta(days=1),
+        "next": day + datetime.timedelta(days=1) if day < today else None,
     }
 
 
 @access.page("page:accounting:day")
+@_checked
 def day(request: HttpRequest) -> HttpResponse:
     """The gaming day: win and hold by table, pit, game and casino, the recorded play beside the
     count, theoretical win, exceptions, fills and credits, voids and irregularities."""
@@ -114,6 +141,7 @@ def day(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:day-csv")
+@_checked
 def day_csv_download(request: HttpRequest) -> HttpResponse:
     casino = _casino(request)
     when = _day(request, casino)
@@ -123,6 +151,7 @@ def day_csv_download(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:day-pdf")
+@_checked
 def day_pdf_download(request: HttpRequest) -> HttpResponse:
     casino = _casino(request)
     when = _day(request, casino)
@@ -133,6 +162,7 @@ def day_pdf_download(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:master")
+@_checked
 def master(request: HttpRequest) -> HttpResponse:
     """Drop, win and hold per table and game for the day, month to date and year to date."""
     casino = _casino(request)
@@ -146,6 +176,7 @@ def master(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:rounds")
+@_checked
 def table_rounds(request: HttpRequest) -> HttpResponse:
     """A table's rounds of a gaming day, as its figures count them: settled (or voided) within
     the day's bounds, whenever they were opened; each links to its review."""
@@ -178,6 +209,7 @@ def _refused(request: HttpRequest, error: ActionError) -> None:
 
 
 @access.page("page:accounting:close")
+@_checked
 def close(request: HttpRequest) -> HttpResponse:
     """Close the gaming day by hand, or reopen a closed one with a second, senior person."""
     casino = _casino(request)
@@ -234,7 +266,8 @@ def _tables(casino: Casino) -> Any:
 
 def _table(request: HttpRequest, casino: Casino) -> Table | None:
     raw = request.POST.get("table") or request.GET.get("table") or ""
-    return _tables(casino).filter(pk=int(raw)).first() if raw.isdigit() else None
+    pk = inputs.ident(raw)
+    return _tables(casino).filter(pk=pk).first() if pk is not None else None
 
 
 def _counts(request: HttpRequest, denominations: tuple[Any, ...], prefix: str) -> dict[str, str]:
@@ -248,19 +281,21 @@ def _staff(*role_names: str) -> Any:
 
 
 def _person(raw: str) -> User:
-    found = User.objects.filter(pk=int(raw), is_active=True).first() if raw.isdigit() else None
+    pk = inputs.ident(raw)
+    found = User.objects.filter(pk=pk, is_active=True).first() if pk is not None else None
     if found is None:
         raise ActionError("Choose the people who signed from the lists.")
     return found
 
 
 @access.page("page:accounting:inventory")
+@_checked
 def inventory(request: HttpRequest) -> HttpResponse:
     """A table's opener or closer, chips by denomination, signed by its dealer and floorperson;
     the opener's form starts from the last closer."""
     casino = _casino(request)
     when = (
-        _day(request, casino)
+        _day(request, casino, ahead=inputs.COUNT_AHEAD)
         if request.GET.get("day") or request.POST.get("day")
         else (casino.gaming_day(timezone.now()))
     )
@@ -310,6 +345,7 @@ def inventory(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:slip")
+@_checked
 def slip(request: HttpRequest) -> HttpResponse:
     """Request a fill or credit for a table: chips by denomination, who carries and receives."""
     casino = _casino(request)
@@ -355,13 +391,15 @@ def slip(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:slip-void")
+@_checked
 def slip_void(request: HttpRequest) -> HttpResponse:
     """Void a fill or credit: the person voiding, and a witness who signs with their password."""
     casino = _casino(request)
     raw = request.POST.get("slip") or request.GET.get("slip") or ""
+    pk = inputs.ident(raw)
     chosen = (
-        Slip.objects.filter(casino=casino, pk=int(raw)).select_related("table").first()
-        if raw.isdigit()
+        Slip.objects.filter(casino=casino, pk=pk).select_related("table").first()
+        if pk is not None
         else None
     )
     if request.method == "POST" and chosen is not None:
@@ -397,6 +435,7 @@ def slip_void(request: HttpRequest) -> HttpResponse:
 
 
 @access.page("page:accounting:drop")
+@_checked
 def drop(request: HttpRequest) -> HttpResponse:
     """The count room: a table's drop box for a gaming day, counted by two people."""
     casino = _casino(request)
@@ -483,7 +522,8 @@ def _amend(request: HttpRequest, table: Table, when: datetime.date, count: str) 
         if count == "drop"
         else TableInventory.objects.filter(table=table, day=when, kind=count)
     )
-    row = rows.filter(pk=int(raw)).first() if raw.isdigit() else None
+    pk = inputs.ident(raw)
+    row = rows.filter(pk=pk).first() if pk is not None else None
     if row is None:
         raise ActionError(f"There is no {count} of {table} on {when} to amend.")
     approver = services.second_person(
@@ -560,11 +600,12 @@ def _amend_form(request: HttpRequest, history: CountHistory, typed: bool) -> Ame
 
 
 @access.page("page:accounting:table-day")
+@_checked
 def table_day(request: HttpRequest) -> HttpResponse:
     """One table's gaming day: its figures as the report reads them, each count with its
     amendments, and a form to amend a wrong count with a second person's approval."""
     casino = _casino(request)
-    when = _day(request, casino)
+    when = _day(request, casino, ahead=inputs.COUNT_AHEAD)
     table = _table(request, casino)
     refused = ""
     if request.method == "POST" and table is not None:
@@ -605,6 +646,7 @@ SETTINGS = ("variance_threshold", "hold_low", "hold_high", "close_after_hours")
 
 
 @access.page("page:accounting:settings")
+@_checked
 def accounting_settings(request: HttpRequest) -> HttpResponse:
     """The variance threshold, the hold bounds and the close delay: set by accounting, each
     change recorded and listed with who made it."""
