@@ -51,6 +51,8 @@ from tablegame.verification import check_day
 logger = logging.getLogger(__name__)
 
 MOST_FORMS = 500
+#: The most gaming days one scheduled close closes per casino; the rest wait for the next runs.
+MOST_DAYS_PER_RUN = 31
 #: The largest serial number of a form (the forms' series columns are integers).
 MOST_FORM_SERIAL = 10**9 - 1
 MOST_OTHER_ITEMS = 50
@@ -370,9 +372,11 @@ def parse_other(raw: Sequence[Mapping[str, Any]]) -> list[dict[str, str]]:
         raise ActionError(f"List at most {MOST_OTHER_ITEMS} other items.")
     out = []
     for entry in raw:
-        item = " ".join(str(entry.get("item", "")).split())[:100]
+        item = " ".join(str(entry.get("item", "")).split())
         if "\x00" in item:
             raise ActionError("An other item holds a NUL character, which cannot be stored.")
+        if len(item) > 100:
+            raise ActionError(f"Describe {item[:20]!r}… in 100 characters or fewer.")
         try:
             amount = Decimal(str(entry.get("amount") or "0").strip().lstrip("$"))
         except InvalidOperation:
@@ -783,20 +787,37 @@ def days_due(casino: Casino, now: datetime.datetime) -> list[datetime.date]:
     days = GamingDay.objects.filter(casino=casino, day__gte=start, day__lte=last)
     done = set(days.filter(status=GamingDay.Status.CLOSED).values_list("day", flat=True))
     done |= set(days.filter(reopenings__isnull=False).values_list("day", flat=True))
-    out, day = [], start
-    while day <= last:
+    out: list[datetime.date] = []
+    day = start
+    while day <= last and len(out) <= MOST_DAYS_PER_RUN:
         if day not in done:
             out.append(day)
         day += datetime.timedelta(days=1)
-    return out
+    if len(out) > MOST_DAYS_PER_RUN:
+        logger.warning(
+            "%s: the scheduled close closes %d gaming days from %s in this run; the days after "
+            "%s are left to the next runs.",
+            casino,
+            MOST_DAYS_PER_RUN,
+            out[0].isoformat(),
+            out[MOST_DAYS_PER_RUN - 1].isoformat(),
+        )
+    return out[:MOST_DAYS_PER_RUN]
 
 
 def close_due_days(now: datetime.datetime | None = None) -> list[tuple[str, str]]:
-    """Close every casino's due gaming days (the scheduled task); returns (casino, day) closed."""
+    """Close every casino's due gaming days (the scheduled task); returns (casino, day) closed.
+
+    A day the close refuses (its play disagrees with the record) is logged, and the casino's
+    later days wait for it; the other casinos' days are closed."""
     moment = now or timezone.now()
     closed = []
     for casino in Casino.objects.all():
         for day in days_due(casino, moment):
-            if close_gaming_day(casino, day) is not None:
-                closed.append((casino.name, day.isoformat()))
+            try:
+                if close_gaming_day(casino, day) is not None:
+                    closed.append((casino.name, day.isoformat()))
+            except ActionError as refused:
+                logger.error("%s: the scheduled close stopped at %s: %s", casino, day, refused)
+                break
     return closed

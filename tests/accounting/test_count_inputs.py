@@ -154,3 +154,10 @@ def test_a_setting_that_is_not_a_number_in_range_is_refused(staff, field, typed,
     status, page = _post(_client(staff["accounting"]), "settings", {**SETTINGS, field: typed})
     assert status == 200 and said in page
     assert _stored() == before
+
+
+def test_an_other_item_described_at_length_is_refused_not_cut(staff):
+    before = _stored()
+    status, page = _drop(staff, other_item="Voucher " * 20, other_amount="5")
+    assert status == 200 and "in 100 characters or fewer" in page
+    assert _stored() == before

@@ -88,3 +88,34 @@ def test_amending_the_ancient_row_is_refused_in_words(staff, stored):
             actor=staff["accounting"],
         )  # fmt: skip
     assert TableInventory.objects.count() == 2
+
+
+def test_a_long_gap_is_closed_a_bounded_number_of_days_per_run(staff, caplog):
+    casino = Table.objects.get(name="MB-1").pit.casino
+    now = timezone.now()
+    first = casino.gaming_day(now) - datetime.timedelta(days=100)
+    GamingDay.objects.create(casino=casino, day=first)
+    with caplog.at_level(logging.WARNING, logger="accounting.services"):
+        due = services.days_due(casino, now)
+    assert len(due) == services.MOST_DAYS_PER_RUN
+    assert due == [first + datetime.timedelta(days=n) for n in range(len(due))]
+    assert "left to the next runs" in caplog.text
+
+
+def test_a_refused_day_stops_its_casino_s_schedule_without_failing_it(staff, monkeypatch, caplog):
+    table, now = Table.objects.get(name="MB-1"), timezone.now()
+    day = table.pit.casino.gaming_day(now) - datetime.timedelta(days=3)
+    services.record_inventory(
+        table, day=day, kind="closer", chips=chips(d100=10), dealer=staff["dealer"],
+        floorperson=staff["floor"], actor=staff["floor"],
+    )  # fmt: skip
+
+    def disagrees(casino, when, actor=None):
+        raise services.ActionError(f"The gaming day {when} is not closed: it disagrees.")
+
+    monkeypatch.setattr(services, "close_gaming_day", disagrees)
+    with caplog.at_level(logging.ERROR, logger="accounting.services"):
+        assert services.close_due_days(now) == []
+    assert f"the scheduled close stopped at {day}" in caplog.text
+    assert caplog.text.count("stopped at") == 1  # the later days wait for it
+    assert not GamingDay.objects.filter(status="closed").exists()
