@@ -45,9 +45,10 @@ FLOOR = "sim-floor"
 
 #: A round's length at real pace: 200 rounds an hour, the dealer's pauses included.
 ROUNDS_PER_HOUR = 200.0
-#: Tries of one command (the same Idempotency-Key each time) when no answer or a 5xx comes.
-TRIES = 3
-#: A bot that lost track of its table this many times stops.
+#: Before each try of one command, as the tablet waits (``post`` in static/js/dealer.js): sent
+#: again with the same Idempotency-Key only when no answer came, so that it lands once.
+RETRY_WAITS = (0.0, 0.3, 1.0, 2.5)
+#: A bot that lost track of its table this many times in a row stops.
 MOST_RESYNCS = 5
 
 MANUAL_SHUFFLE = ["plug", "riffle", "riffle", "turn", "strip", "cut"]
@@ -95,6 +96,9 @@ class Sent:
     status: int
     measured: bool
     """Sent while the run was measured (not while the tables were made ready)."""
+    key: str = ""
+    """Its Idempotency-Key."""
+    tries: int = 1
 
 
 @dataclass
@@ -223,18 +227,21 @@ class Dealer:
     async def command(
         self, route: str, body: dict[str, Any] | None = None, *, user: str = ""
     ) -> None:
-        """Send one command until it is answered (one key for every try); refuse to go on
-        unless it was done."""
+        """Send one command, again with the same key while no answer comes, as the tablet
+        does; refuse to go on unless it was done."""
         key = uuid.uuid4().hex
         sent = time.monotonic()
         answer = Answer(0)
-        for attempt in range(1, TRIES + 1):
+        tries = 0
+        for wait in RETRY_WAITS:
+            if wait:
+                await asyncio.sleep(wait)
+            tries += 1
             answer = await self.http.post(
                 self.path + route, body or {}, user=user or self.table.dealer, key=key
             )
-            if (answer.status and answer.status < 500) or attempt == TRIES:
+            if answer.status:
                 break
-            await asyncio.sleep(0.5 * attempt)
         self.log.sent.append(
             Sent(
                 table=self.table.id,
@@ -243,6 +250,8 @@ class Dealer:
                 took=time.monotonic() - sent,
                 status=answer.status,
                 measured=self.log.measuring,
+                key=key,
+                tries=tries,
             )
         )
         if self.answered is not None:
@@ -312,6 +321,7 @@ class Dealer:
             try:
                 self.pace.begin()
                 await self.deal_round()
+                resyncs = 0
                 await self.pace.at(1.0, until=until)
             except Diverged:
                 resyncs += 1

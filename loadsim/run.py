@@ -46,6 +46,7 @@ from loadsim.dealer import (
     Diverged,
     Pace,
 )
+from loadsim.faults import FaultRun, Watched, retrying_database
 from loadsim.pages import (
     AccountingPage,
     ConsolePage,
@@ -98,6 +99,9 @@ class Options:
     on uvicorn), ``uvicorn`` alone or ``daphne``."""
     workers: int = 2
     tables_per_pit: int = 10
+    faults: FaultRun | None = None
+    """Faults done to the server during the window, and how the floor came back
+    (``loadsim.faults``, ``bench/faults.py``)."""
     surveillance_screens: int = 1
     seed: int | None = None
     cards_per_shoe: int | None = None
@@ -193,7 +197,7 @@ async def _run(
     real = options.pace == "real"
 
     async def resync(table_id: int) -> floor_db.Situation:
-        return await asyncio.to_thread(floor_db.in_thread, floor_db.situation, table_id)
+        return await retrying_database(floor_db.situation, table_id)
 
     dealers = [
         Dealer(
@@ -269,7 +273,13 @@ async def _run(
             watchers.append(asyncio.create_task(_now_and_then(books, reader, stop)))
         cpu_before = _cpu(server)
         memory_before = server.memory() if server else {}
+        faults = None
+        if options.faults is not None and server is not None:
+            watched = Watched(server, screens, floor.tables, log)
+            faults = asyncio.create_task(options.faults.run(watched, until))
         await asyncio.sleep(options.seconds)
+        if faults is not None:
+            await faults
         cpu_after = _cpu(server)
         memory_after = server.memory() if server else {}
         ticker.cancel()

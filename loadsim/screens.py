@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,8 +29,10 @@ import aiohttp
 from loadsim.pages import Page
 from loadsim.reading import Reader
 
-#: A screen whose socket closes tries again this many times.
-RECONNECTS = 5
+#: A screen whose socket closes opens it again after these waits, doubling from the first to the
+#: last, each drawn from its second half, and from the first again once a hello comes (live.js).
+FIRST_RETRY = 1.0
+LAST_RETRY = 30.0
 
 
 @dataclass
@@ -56,6 +59,8 @@ class Screen:
     """Notices that came after a later one of their table (out of order)."""
     duplicates: int = 0
     disconnects: int = 0
+    heard_at: float = 0.0
+    """``time.monotonic()`` of its last frame."""
     refused: str = ""
     """Why the socket was refused or could not be opened (empty when it was)."""
     ready: asyncio.Event = field(default_factory=asyncio.Event)
@@ -65,7 +70,7 @@ class Screen:
 
     def take(self, text: str) -> None:
         """One frame from the server."""
-        now = time.monotonic()
+        now = self.heard_at = time.monotonic()
         message: Any = json.loads(text)
         if not isinstance(message, dict):
             return
@@ -126,10 +131,13 @@ async def watch(
     cookie: str,
     stop: asyncio.Event,
 ) -> None:
-    """Keep the screen's socket open until ``stop``, opening it again if it closes."""
+    """Keep the screen's socket open until ``stop``, opening it again if it closes, as live.js
+    does (a refusal by the server, close code 4000 and up, is final)."""
     url = base_url.replace("http", "ws", 1) + "/" + screen.path
     headers = {"Cookie": cookie, "Origin": base_url}
-    for _ in range(RECONNECTS + 1):
+    retries = 0
+    while not stop.is_set():
+        hellos, was_ready = screen.hellos, screen.ready.is_set()
         try:
             # Asking for per-message deflate, as browsers do (the server declines it).
             async with http.ws_connect(url, headers=headers, autoping=True, compress=15) as socket:
@@ -140,7 +148,8 @@ async def watch(
                         break
                 code = socket.close_code
         except (aiohttp.ClientError, TimeoutError, OSError) as error:
-            screen.refused = screen.refused or f"{type(error).__name__}: {error}"
+            if not screen.ready.is_set():
+                screen.refused = screen.refused or f"{type(error).__name__}: {error}"
             code = None
         if stop.is_set():
             return
@@ -149,5 +158,8 @@ async def watch(
             screen.ready.set()
             return
         screen.disconnects += 1
-        await asyncio.sleep(1.0)
-    screen.ready.set()
+        if screen.hellos > hellos or (screen.ready.is_set() and not was_ready):
+            retries = 0  # a hello came on this socket
+        wait = min(LAST_RETRY, FIRST_RETRY * 2**retries)
+        retries += 1
+        await asyncio.sleep(wait * (0.5 + random.random() / 2))

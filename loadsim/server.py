@@ -177,11 +177,23 @@ def _gunicorn(
     return [process], port
 
 
+def restart_sockets(server: Server, *, workers: int, env: Mapping[str, str], cwd: Path) -> None:
+    """The sockets' server started again on its port, as ``restart: always`` does once it is
+    gone (``kill -9``), and waited for until it answers."""
+    port = int(server.sockets_url.rsplit(":", 1)[1])
+    gone = set(server.parts["sockets"])
+    with server.log.open("ab") as out:
+        started, _ = _uvicorn(workers, env, cwd, out, port=port)
+    server.processes = [p for p in server.processes if p.pid not in gone] + started
+    server.parts["sockets"] = [p.pid for p in started]
+    _wait_for(server, server.sockets_url, time.monotonic() + START_SECONDS)
+
+
 def _uvicorn(
-    workers: int, env: Mapping[str, str], cwd: Path, out: IO[bytes]
+    workers: int, env: Mapping[str, str], cwd: Path, out: IO[bytes], *, port: int = 0
 ) -> tuple[list[subprocess.Popen[bytes]], int]:
     """As docker-compose.yml runs it (less the proxy): one uvicorn supervising ``workers``."""
-    port = _free_port()
+    port = port or _free_port()
     command = [str(Path(sys.executable).with_name("uvicorn")), "config.asgi:application"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--lifespan", "off"]
     command += ["--no-access-log", "--workers", str(workers), "--ws-per-message-deflate", "false"]
