@@ -63,7 +63,7 @@ SECURE_PROXY_SSL_HEADER = (
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "casino.admin_site.PolicyAdminConfig",  # Django's admin, asking casino.access
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

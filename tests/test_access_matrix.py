@@ -197,7 +197,8 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
         what = access_of(name, view)
         assert what is not None, name
         command = what.startswith("command:")
-        at_work = command or what == "page:dealer"  # the tablet: the dealer's own table
+        # The tablet and its state (which holds its helps): the dealer's own table.
+        at_work = command or what in ("page:dealer", "api:table")
         values = {"table_id": (worked if at_work else watched).pk, "round_id": game.pk}
         url = concrete(
             route,

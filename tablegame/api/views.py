@@ -12,11 +12,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.contrib.auth.models import User
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.authentication import BaseAuthentication
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -28,6 +29,7 @@ from tablegame.api.commands import command_name, run_command
 from tablegame.api.errors import DecimalJSONParser
 from tablegame.api.permissions import Policy
 from tablegame.api.schema import READ_ERRORS, CommandSchema, TableState
+from tablegame.dealers import dealer_refusal
 from tablegame.models import Table
 from tablegame.snapshots import table_state_text
 
@@ -64,6 +66,13 @@ class TableDetail(APIView):
         text = table_state_text(table_id)
         if text is None:
             raise NotFound(f"There is no table {table_id}.")
+        # The state holds the tablet's helps (the last round's wagers): a dealer reads only the
+        # table they may deal, as their commands are checked (tablegame.dealers).
+        user = request.user
+        assert isinstance(user, User)  # signed in (``Policy``)
+        refusal = dealer_refusal(user, table_id)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
         return HttpResponse(text, content_type="application/json")  # sent as stored
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -9,17 +11,25 @@ from casino.models import Event
 from tablegame import actions
 from tablegame.actions.dealers import relieve_dealer
 from tablegame.models import Table
+from tablegame.snapshots import table_state_text
 from tests.api.conftest import Tablet, table_for
 
 
 def refused(tablet: Tablet, table: Table, route: str, body: dict | None = None) -> tuple[int, str]:
-    """POST the command; check that the state (and the event record) did not change."""
-    before, events = tablet.state(table), Event.objects.filter(chain__table=table).count()
+    """POST the command; check that the state (and the event record) did not change (the state
+    as the server keeps it: a dealer at a table not theirs may not read it)."""
+    before, events = _state(table), Event.objects.filter(chain__table=table).count()
     response = tablet.post(table, route, body)
-    assert tablet.state(table) == before
+    assert _state(table) == before
     assert Event.objects.filter(chain__table=table).count() == events
     assert set(response.json()) == {"error"}
     return response.status_code, response.json()["error"]
+
+
+def _state(table: Table) -> object:
+    text = table_state_text(table.pk)
+    assert text is not None
+    return json.loads(text)
 
 
 def in_dealing(tablet: Tablet, table: Table) -> None:
