@@ -34,7 +34,10 @@ DEBUG = env_bool(os.environ, "DEBUG", default=True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is false: set it to a long random value, e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list(
@@ -82,6 +85,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Each request's id, in its log lines and on its error page (config/request_id.py).
+    "config.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # PostgreSQL unavailable: 503 (JSON on /api/), never a traceback; also handler500 in urls.py.
     "config.middleware.DatabaseUnavailable",
@@ -98,6 +103,30 @@ MIDDLEWARE = [
     # django-axes last: the answer to a failed sign-in that locks the username out.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Logging to stderr (which compose collects), each line with its request's id (or its Celery
+# task's): every server error with its traceback (django.request), every failed task (celery).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.request_id.RequestIdFilter"}},
+    "formatters": {
+        "line": {
+            "format": "%(asctime)s %(levelname)s %(name)s [request_id=%(request_id)s] %(message)s"
+        }
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": "line",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Django's own handlers (its DEBUG-only console, mail to ADMINS) replaced by the root's.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

@@ -31,8 +31,9 @@ urlpatterns = [
     path("", include("tablegame.urls")),
 ]
 
-# A server error: 503 when PostgreSQL is the cause, JSON on the API (config/middleware.py).
-handler500 = "config.middleware.server_error"
+# A server error: 503 when PostgreSQL is the cause, else 500 with the request's id, in JSON on
+# the API and to the pages' scripts (config/request_id.py).
+handler500 = "config.request_id.server_error"
 
 if settings.DEBUG:
     # runserver serves static files itself; this covers daphne run directly (docker compose).

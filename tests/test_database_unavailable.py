@@ -99,7 +99,7 @@ def test_any_other_server_error_of_the_api_is_json_too(logged_in, monkeypatch):
     logged_in.raise_request_exception = False
     response = logged_in.get("/api/tables/")
     assert response.status_code == 500
-    assert response.json() == {"error": SERVER_ERROR}
+    assert response.json() == {"error": SERVER_ERROR, "request_id": response["X-Request-ID"]}
 
 
 def test_the_database_failing_outside_a_view_is_503_as_well():
