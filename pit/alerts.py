@@ -99,15 +99,15 @@ def decks_due(now: datetime.datetime) -> Iterator[Finding]:
     """Decks in use for 24 hours at an open table (000 §3(c))."""
     for schedule in DeckChange.objects.filter(
         due_at__lte=now, table__status=Table.Status.OPEN
-    ).select_related("table"):
+    ).select_related("table__pit__casino"):
         table = schedule.table
+        since = schedule.changed_at.astimezone(table.pit.casino.zone)  # the casino's time
         yield Finding(
             table.pit_id,
             table,
             Kind.DECKS_DUE,
             f"decks_due:{table.pk}:{schedule.changed_at.isoformat()}",
-            f"{table}: the decks are due for change (in use since "
-            f"{schedule.changed_at:%Y-%m-%d %H:%M} UTC).",
+            f"{table}: the decks are due for change (in use since {since:%Y-%m-%d %H:%M}).",
         )
 
 
@@ -321,5 +321,7 @@ def recently_acknowledged(limit: int = 10, *, pits: list[Pit] | None = None) -> 
     if pits is not None:
         alerts = alerts.filter(pit__in=pits)
     return list(
-        alerts.select_related("table", "acknowledged_by").order_by("-acknowledged_at")[:limit]
+        alerts.select_related("table", "acknowledged_by", "pit__casino").order_by(
+            "-acknowledged_at"
+        )[:limit]
     )
