@@ -30,7 +30,7 @@ def dealers_page(request: HttpRequest) -> HttpResponse:
     }
     tables = [
         {"table": t, "assignment": current.get(t.pk)}
-        for t in Table.objects.select_related("pit").order_by("pit__name", "name")
+        for t in Table.objects.select_related("pit__casino").order_by("pit__name", "name")
     ]
     busy = {a.dealer_id for a in current.values()}
     free = [u for u in User.objects.filter(groups__name=roles.DEALER).order_by("username")]
