@@ -75,3 +75,20 @@ def test_the_log_line_names_the_request_id() -> None:
 
     assert "%(request_id)s" in settings.LOGGING["formatters"]["line"]["format"]
     assert settings.LOGGING["handlers"]["stderr"]["stream"] == "ext://sys.stderr"
+
+
+def test_a_celery_tasks_log_lines_carry_its_id(caplog: pytest.LogCaptureFixture) -> None:
+    from celery import signals
+
+    import config.celery  # noqa: F401  (connects the receivers)
+    from config.request_id import current_id
+
+    caplog.handler.addFilter(RequestIdFilter())
+    before = current_id.get()
+    signals.task_prerun.send(sender=None, task_id="t-1", task=None)
+    logging.getLogger("celery.app.trace").error("Task failed")
+    signals.task_postrun.send(sender=None, task_id="t-1", task=None)
+
+    [record] = [r for r in caplog.records if r.name == "celery.app.trace"]
+    assert record.request_id == "task:t-1"  # type: ignore[attr-defined]
+    assert current_id.get() == before  # a task run eagerly gives the request its id back
