@@ -4,7 +4,8 @@ The run owns its PostgreSQL cluster and its Redis (``Services``), so that it may
 and the production process shape (``loadsim.server``'s gunicorn and uvicorn, and here a Celery
 worker and beat as ``docker-compose.yml`` runs them). In turn, at fixed moments of the window:
 
-- ``web worker``: ``kill -9`` of one gunicorn worker (its master starts another);
+- ``web worker``: ``kill -9`` of one gunicorn worker, one in the middle of a request if one is
+  seen within ``BUSY_WAIT`` (its master starts another);
 - ``socket server``: ``kill -9`` of the uvicorn server and its workers, started again on its port;
 - ``celery worker``, ``celery beat``: ``kill -9`` of the process and its children, started again;
 - ``redis``: ``kill -9`` of Redis with every socket open, started again (empty);
@@ -126,11 +127,12 @@ class FaultRun:
         if name == "web worker":
             master = server.parts["http"][0]
             workers = [pid for pid in descendants([master]) if pid != master]
-            os.kill(workers[0], signal.SIGKILL)
+            killed = _busy(workers)
+            os.kill(killed, signal.SIGKILL)
 
             def respawned() -> bool:
                 now = [pid for pid in descendants([master]) if pid != master]
-                return len(now) == len(workers) and workers[0] not in now
+                return len(now) == len(workers) and killed not in now
 
             wait_until(respawned, "gunicorn did not start another worker")
         elif name == "socket server":
@@ -246,6 +248,42 @@ class FaultRun:
             "verify_record": verified,
             "verify_record_said": said,
         }
+
+
+#: System calls (x86-64) of a gunicorn worker's threads when idle: waiting on a queue or a
+#: condition (futex: the thread pool's, the notices' sender, the connection pool's) or, its main
+#: thread, for connections (epoll_wait, epoll_pwait). A request waiting on PostgreSQL polls.
+IDLE_CALLS = {"202", "232", "281"}
+#: How long the web worker fault watches for a worker in the middle of a request.
+BUSY_WAIT = 3.0
+
+
+def _busy(workers: Sequence[int]) -> int:
+    """A worker with a request thread at work (not waiting on its pool's queue) if one is seen
+    within ``BUSY_WAIT`` seconds, so that the kill cuts a request; else the first."""
+    deadline = time.monotonic() + BUSY_WAIT
+    while time.monotonic() < deadline:
+        for pid in workers:
+            for task in _threads(pid):
+                if _syscall(pid, task) not in IDLE_CALLS:
+                    return pid
+        time.sleep(0.001)
+    return workers[0]
+
+
+def _threads(pid: int) -> list[int]:
+    try:
+        return [int(t.name) for t in Path(f"/proc/{pid}/task").iterdir()]
+    except OSError:
+        return []
+
+
+def _syscall(pid: int, task: int) -> str:
+    """The number of the system call the thread is in (``running`` when in none)."""
+    try:
+        return Path(f"/proc/{pid}/task/{task}/syscall").read_text().split()[0]
+    except (OSError, IndexError):
+        return "202"
 
 
 def _p95(values: Sequence[float]) -> float:
