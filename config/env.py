@@ -55,6 +55,10 @@ def env_number(env: Mapping[str, str], name: str, *, default: float, least: floa
 POOL_MIN_SIZE, POOL_MAX_SIZE, POOL_TIMEOUT = 2, 8, 5.0
 #: Runs of one statement on a connection after which psycopg prepares it.
 PREPARE_THRESHOLD = 5
+#: Seconds a statement waits for a row lock, and runs at most, on the application's connections:
+#: a transaction that holds a table's row never holds the threads of a floor waiting behind it
+#: (the wait fails, and ``config.middleware`` answers 503 "the table is busy").
+LOCK_TIMEOUT, STATEMENT_TIMEOUT = 2.0, 30.0
 
 
 #: SQLite (the embedded ``make run``), where a tablet, the screens and ``simulate``'s bots write at
@@ -100,6 +104,7 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
         "server_side_binding": server_side,
         "prepare_threshold": PREPARE_THRESHOLD if server_side else None,
     }
+    _add_timeouts(env, database)
     if env_bool(env, "DATABASE_POOL", default=True):
         low = int(env_number(env, "DATABASE_POOL_MIN_SIZE", default=POOL_MIN_SIZE))
         high = int(env_number(env, "DATABASE_POOL_MAX_SIZE", default=POOL_MAX_SIZE, least=1))
@@ -120,6 +125,24 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     else:
         database["CONN_MAX_AGE"] = int(env_number(env, "DATABASE_CONN_MAX_AGE", default=60))
     return database
+
+
+def _add_timeouts(env: Mapping[str, str], database: dict[str, Any]) -> None:
+    """PostgreSQL's ``lock_timeout`` and ``statement_timeout`` set when each connection starts
+    (libpq's ``options``), from ``DATABASE_LOCK_TIMEOUT`` and ``DATABASE_STATEMENT_TIMEOUT`` in
+    seconds; ``0`` leaves PostgreSQL's own (``migrate`` as the tables' owner; behind PgBouncer,
+    which refuses startup options, both ``0`` and the role's settings instead)."""
+    settings = []
+    for name, parameter, default in (
+        ("DATABASE_LOCK_TIMEOUT", "lock_timeout", LOCK_TIMEOUT),
+        ("DATABASE_STATEMENT_TIMEOUT", "statement_timeout", STATEMENT_TIMEOUT),
+    ):
+        milliseconds = round(env_number(env, name, default=default) * 1000)
+        if milliseconds:
+            settings.append(f"-c {parameter}={milliseconds}")
+    given = database["OPTIONS"].get("options", "")
+    if settings:
+        database["OPTIONS"]["options"] = " ".join([given, *settings]).strip()
 
 
 #: Seconds to wait for Redis to accept a connection, and for any answer. The request never waits

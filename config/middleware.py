@@ -7,6 +7,11 @@ with 503 and ``Retry-After``, in DEBUG too. ``server_error`` (``handler500``) do
 raised outside a view when the server passes the exception on (the WSGI handler does; the ASGI one
 calls the handler in another thread, where the server error page is all it can give), and keeps
 every other 500 of the API in JSON.
+
+A statement that waited past PostgreSQL's ``lock_timeout`` (another transaction holds the table's
+row) or ran past ``statement_timeout`` (``config.env``) is no outage: it is answered 503 "The
+table is busy, try again." (a page says so too); its transaction was rolled back whole, so a
+command's Idempotency-Key is not spent and the same command sent again is done.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.functional import SimpleLazyObject, empty
 from django.views import defaults
+from psycopg import errors as pg_errors
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +36,8 @@ UNAVAILABLE = (
     "The database is not answering: try again in a moment (a command sent again with the same "
     "Idempotency-Key is done at most once)."
 )
+BUSY = "The table is busy, try again."
+BUSY_RETRY_AFTER_SECONDS = 2
 SERVER_ERROR = "The server failed to answer; the failure is logged."
 RETRY_AFTER_SECONDS = 5
 
@@ -38,12 +46,20 @@ def _api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def unavailable(request: HttpRequest) -> HttpResponse:
+def busy(exception: BaseException | None) -> bool:
+    """Whether the database gave up waiting for a lock or ended a statement that ran too long."""
+    cause = getattr(exception, "__cause__", None)
+    return isinstance(cause, pg_errors.LockNotAvailable | pg_errors.QueryCanceled)
+
+
+def unavailable(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
     """503: JSON for the API, else a page that needs nothing from the database to render."""
-    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    message, seconds = (BUSY, BUSY_RETRY_AFTER_SECONDS) if busy(exception) else (UNAVAILABLE, 0)
+    headers = {"Retry-After": str(seconds or RETRY_AFTER_SECONDS)}
     if _api(request):
-        return JsonResponse({"error": UNAVAILABLE}, status=503, headers=headers)
-    return HttpResponse(render_to_string("503.html"), status=503, headers=headers)
+        return JsonResponse({"error": message}, status=503, headers=headers)
+    page = render_to_string("503.html", {"busy": message if seconds else ""})
+    return HttpResponse(page, status=503, headers=headers)
 
 
 class DatabaseUnavailable(MiddlewareMixin):
@@ -52,14 +68,18 @@ class DatabaseUnavailable(MiddlewareMixin):
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        log.error("database unavailable: %s %s: %s", request.method, request.path, exception)
-        return unavailable(request)
+        if busy(exception):
+            log.warning("table busy: %s %s: %s", request.method, request.path, exception)
+        else:
+            log.error("database unavailable: %s %s: %s", request.method, request.path, exception)
+        return unavailable(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: 503 when the database is the cause (if known), JSON on the API."""
-    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
-        return unavailable(request)
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OperationalError | InterfaceError):
+        return unavailable(request, exception)
     if _api(request):
         return JsonResponse({"error": SERVER_ERROR}, status=500)
     return defaults.server_error(request)

@@ -141,3 +141,14 @@ def test_postgresql_statements_are_bound_and_prepared_unless_switched_off() -> N
     off = {"DATABASE_URL": url, "DATABASE_SERVER_SIDE_BINDING": "false"}
     options = database_from_env(off, base_dir=BASE)["OPTIONS"]
     assert (options["server_side_binding"], options["prepare_threshold"]) == (False, None)
+
+
+def test_postgresql_connections_wait_two_seconds_for_a_lock_unless_told_otherwise() -> None:
+    url = "postgres://app@db:5432/baccarat"
+    options = database_from_env({"DATABASE_URL": url}, base_dir=BASE)["OPTIONS"]
+    assert options["options"] == "-c lock_timeout=2000 -c statement_timeout=30000"
+    owner = {"DATABASE_URL": url, "DATABASE_LOCK_TIMEOUT": "0", "DATABASE_STATEMENT_TIMEOUT": "0"}
+    options = database_from_env(owner, base_dir=BASE)["OPTIONS"]
+    assert "options" not in options
+    with pytest.raises(ValueError, match="DATABASE_LOCK_TIMEOUT='soon'"):
+        database_from_env({"DATABASE_URL": url, "DATABASE_LOCK_TIMEOUT": "soon"}, base_dir=BASE)

@@ -1,0 +1,77 @@
+"""A table whose row another transaction holds: a tap on it answers 503 "The table is busy, try
+again." within PostgreSQL's lock timeout, changes nothing and leaves its key unspent; the other
+tables, and reads, go on (config.env's lock timeout, config.middleware)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+from django.db import OperationalError, connection, transaction
+from django.test import RequestFactory
+
+from config.env import LOCK_TIMEOUT
+from config.middleware import BUSY, DatabaseUnavailable
+from tablegame.models import Table
+from tests.api.conftest import Tablet, new_key, table_for
+from tests.api.test_idempotency import counts
+
+pytestmark = [
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's lock timeout"),
+    pytest.mark.usefixtures("events_cleared_after"),
+]
+
+
+@contextmanager
+def row_held(table: Table) -> Iterator[None]:
+    """Another connection (another process's transaction) holds the table's row locked."""
+    params = connection.settings_dict
+    holder = psycopg.connect(
+        host=params["HOST"],
+        port=params["PORT"] or 5432,
+        user=params["USER"],
+        password=params["PASSWORD"] or None,
+        dbname=params["NAME"],
+    )
+    try:
+        holder.execute("SELECT id FROM tablegame_table WHERE id = %s FOR UPDATE", [table.pk])
+        yield
+    finally:
+        holder.rollback()
+        holder.close()
+
+
+def test_a_tap_on_a_busy_table_is_refused_busy_and_the_same_tap_is_done_once_it_is_free(
+    tablet: Tablet, mini: Table, tablet_for: Callable[[str], Tablet]
+) -> None:
+    key, before = new_key(), counts(mini)
+    other = table_for("s42-mini")
+    with row_held(mini):
+        started = time.monotonic()
+        refused = tablet.post(mini, "round/open/", key=key)
+        waited = time.monotonic() - started
+        assert refused.status_code == 503
+        assert refused.json() == {"error": BUSY}
+        assert refused.headers["Retry-After"] == "2"
+        assert waited < LOCK_TIMEOUT + 3  # the lock timeout, not the holder's transaction
+        assert counts(mini) == before
+        # Another table is read while the row is held.
+        assert tablet_for("floor").state(other)["table"]["id"] == other.pk
+    again = tablet.post(mini, "round/open/", key=key)
+    assert again.status_code == 200, again.content
+    assert "Idempotent-Replayed" not in again.headers
+    assert tablet.state(mini)["round"] is not None
+
+
+def test_a_page_on_a_busy_table_answers_a_busy_page(mini: Table) -> None:
+    with row_held(mini), pytest.raises(OperationalError) as caught, transaction.atomic():
+        Table.objects.select_for_update().get(pk=mini.pk)
+    request = RequestFactory().post(f"/floor/tables/{mini.pk}/seats/")
+    answer = DatabaseUnavailable(lambda request: None).process_exception(request, caught.value)  # type: ignore[arg-type,return-value]
+    assert answer is not None
+    assert answer.status_code == 503
+    assert BUSY in answer.content.decode()
+    assert answer["Retry-After"] == "2"
