@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import sys
 from functools import partial
+from http import HTTPStatus
 
 from django.contrib.messages import middleware as messages
 from django.contrib.messages.storage import default_storage
@@ -83,6 +84,44 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if _api(request):
         return JsonResponse({"error": SERVER_ERROR}, status=500)
     return defaults.server_error(request)
+
+
+#: What an error of the API that no view worded says, by status.
+API_ERRORS = {
+    400: "The request could not be read.",
+    401: "Log in, or send your API token as the header 'Authorization: Token <key>'.",
+    403: "Refused.",
+    404: "There is no such address in the API (its addresses are in /api/schema/).",
+    405: "This address does not take this method.",
+    413: "The body is over the size limit.",
+    500: SERVER_ERROR,
+}
+
+
+class ApiAnswersJson(MiddlewareMixin):
+    """Every error answer under ``/api/`` is JSON ``{"error": ...}``: those no view of the API
+    gave (an address that matches no route, a refusal of the CSRF check, a bad host, Django's
+    body limit) are replaced by the sentence for their status; the API's own pass unchanged."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.status_code < 400 or not _api(request):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        status = response.status_code
+        message = API_ERRORS.get(status) or _phrase(status)
+        answer = JsonResponse({"error": message}, status=status)
+        for header in ("Retry-After", "Allow", "WWW-Authenticate"):
+            if header in response:
+                answer[header] = response[header]
+        return answer
+
+
+def _phrase(status: int) -> str:
+    try:
+        return f"{HTTPStatus(status).phrase}."
+    except ValueError:
+        return SERVER_ERROR
 
 
 class MessageMiddleware(messages.MessageMiddleware):

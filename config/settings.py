@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Each request's id, in its log lines and on its error page (config/request_id.py).
     "config.request_id.RequestIdMiddleware",
+    # Every error answer under /api/ in JSON, those no API view gave too (config/middleware.py).
+    "config.middleware.ApiAnswersJson",
     "django.middleware.security.SecurityMiddleware",
     # PostgreSQL unavailable: 503 (JSON on /api/), never a traceback; also handler500 in urls.py.
     "config.middleware.DatabaseUnavailable",
