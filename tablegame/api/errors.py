@@ -23,6 +23,9 @@ from rest_framework.views import exception_handler
 
 NOT_LOGGED_IN = "Log in, or send your API token as the header 'Authorization: Token <key>'."
 NOT_JSON = "The body is not valid JSON"
+LONE_SURROGATE = (
+    "The body holds half of a character (a lone surrogate such as \\ud800): send whole characters."
+)
 
 
 def error_body(message: str, **extra: Any) -> dict[str, Any]:
@@ -77,7 +80,7 @@ class DecimalJSONParser(JSONParser):
 
     Refused before any command sees it: a body over ``API_MAX_BODY_BYTES`` (413), the constants
     ``NaN`` and ``Infinity`` that JSON does not have, nesting deeper than ``API_MAX_DEPTH``, and
-    a NUL character anywhere (PostgreSQL's text cannot hold one) (400).
+    a NUL character (PostgreSQL's text cannot hold one) or a lone surrogate anywhere (400).
     """
 
     def parse(
@@ -129,14 +132,26 @@ def _sentence(text: str) -> str:
     return text if text.endswith(".") else f"{text}."
 
 
+def _check_text(value: str) -> None:
+    """Refuse a lone surrogate (``"\\ud800"`` in JSON): half a character, which no text can
+    store or print; the answer does not repeat it."""
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        raise exceptions.ParseError(LONE_SURROGATE) from None
+
+
 def _check_shape(data: Any) -> None:
-    """Refuse nesting past ``API_MAX_DEPTH`` and a NUL in any key or string (without recursion)."""
+    """Refuse nesting past ``API_MAX_DEPTH``, and a NUL or a lone surrogate in any key or string
+    (without recursion)."""
     pending = [(data, 1)]
     while pending:
         value, depth = pending.pop()
         if isinstance(value, str):
             if "\x00" in value:
                 raise exceptions.ParseError(f"{NOT_JSON}: it holds a NUL character.")
+            if not value.isascii():
+                _check_text(value)
         elif isinstance(value, dict | list):
             if depth > API_MAX_DEPTH:
                 raise exceptions.ParseError(f"{NOT_JSON}: it is nested too deeply.")

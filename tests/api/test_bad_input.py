@@ -7,6 +7,7 @@ the table state and its record are as they were before.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from django.test import override_settings
 
 from casino.models import Event
 from tablegame import actions
-from tablegame.api.errors import API_MAX_BODY_BYTES
+from tablegame.api.errors import API_MAX_BODY_BYTES, LONE_SURROGATE
 from tablegame.models import Table
 from tests.api.conftest import Tablet, new_key
 
@@ -183,3 +184,29 @@ def test_it_refuses_a_table_limit_that_is_not_money(tablet_for, mini, limit):
     status, error = refused(floor, mini, "limits/", body)
     assert status == 400
     assert error.startswith("maximum: ")
+
+
+@pytest.mark.parametrize(
+    ("route", "body"),
+    [
+        ("round/wagers/", '{"seat": 1, "type": "\\ud800", "amount": "100"}'),
+        ("round/wagers/", '{"seat": 1, "type": "banker\\udfff", "amount": "100"}'),
+        ("round/wagers/", '{"seat": 1, "type": "banker", "amount": "100", "\\ud83d": 1}'),
+    ],
+)
+def test_it_refuses_a_lone_surrogate_without_repeating_it(tablet, betting, route, body):
+    before = Event.objects.count()
+    status, error = refused(tablet, betting, route, body)
+    assert (status, error) == (400, LONE_SURROGATE)
+    assert Event.objects.count() == before
+
+
+def test_it_takes_a_whole_character_written_as_a_surrogate_pair(tablet, mini):
+    response = tablet.client.post(
+        f"/api/tables/{mini.pk}/seats/3/sit/",
+        '{"player": "Ace \\ud83c\\udca1"}',
+        content_type="application/json",
+        headers={"Idempotency-Key": new_key()},
+    )
+    assert response.status_code == 200, response.content
+    assert "Ace \N{PLAYING CARD ACE OF SPADES}" in str(json.loads(response.content))
