@@ -26,7 +26,10 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
 
 Refusals accept the socket and close it at once with a code the script understands (a close before
 accepting reaches the browser only as a failed handshake): 4401 not logged in, 4403 the role may
-not watch this (``casino.access``; the close reason says why), 4404 no such table or pit.
+not watch this (``casino.access``; the close reason says why), 4404 no such table or pit (or no
+socket at that path: ``no_such_socket``). A socket opened while notices cannot be had (Redis
+away) is closed with 1013, "try again later": live.js reconnects, and the hello it then gets
+brings the screen up to date from the database.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from typing import Any, ClassVar, cast
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DataError
+from redis.exceptions import RedisError
 
 from casino import access
 from tablegame.broadcast import meter_group, table_group
@@ -50,6 +55,10 @@ log = logging.getLogger(__name__)
 NOT_LOGGED_IN = 4401
 FORBIDDEN = 4403
 NOT_FOUND = 4404
+TRY_AGAIN_LATER = 1013
+#: The channel layer's failures when Redis is away (``TimeoutError`` is an ``OSError``).
+NOTICES_AWAY = (RedisError, OSError)
+NOTICES_AWAY_REASON = "Live notices are unavailable for a moment: reconnecting."
 
 #: Seconds between two hellos of one socket (the heartbeat), on average.
 HELLO_EVERY = 30.0
@@ -76,6 +85,22 @@ def close_reason(reason: str) -> str:
     if len(reason.encode()) > CLOSE_REASON_BYTES:
         reason = reason.split(": ", 1)[0].rstrip(".") + "."
     return reason.encode()[:CLOSE_REASON_BYTES].decode(errors="ignore")
+
+
+async def no_such_socket(scope: Any, receive: Any, send: Any) -> None:
+    """The socket of a path that matches no route (the last route of ``config.asgi``): accepted
+    and closed with 4404, as live.js takes a refusal; logged as a warning, not a failure."""
+    log.warning("no socket at %r", scope.get("path"))
+    await _accept_and_close(receive, send, NOT_FOUND, "There is no socket at this address.")
+
+
+async def _accept_and_close(receive: Any, send: Any, code: int, reason: str) -> None:
+    """Answer the handshake and close at once (a close before accepting reaches the browser only
+    as a failed handshake)."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": code, "reason": close_reason(reason)})
 
 
 @database_sync_to_async
@@ -138,6 +163,9 @@ class Watch(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
+        except NOTICES_AWAY as error:  # the socket's own channel not subscribed: no handshake yet
+            log.warning("socket %s closed, notices unavailable: %r", scope.get("path"), error)
+            await _accept_and_close(receive, send, TRY_AGAIN_LATER, NOTICES_AWAY_REASON)
         finally:  # however the consumer ends, its heartbeat ends with it
             self._stop_heartbeat()
 
@@ -154,10 +182,17 @@ class Watch(AsyncJsonWebsocketConsumer):
             return
         # Join before reading the sequences: a change committed in between is then either in the
         # hello or arrives as a notice after it (messages wait until connect() has returned).
-        for group in await self.groups_to_join():
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups.append(group)  # left again on disconnect
-        hello = await self.hello()
+        try:
+            for group in await self.groups_to_join():
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.groups.append(group)  # left again on disconnect
+            hello = await self.hello()
+        except NOTICES_AWAY as error:
+            log.warning("socket %s closed, notices unavailable: %r", self.scope.get("path"), error)
+            await self.close(code=TRY_AGAIN_LATER, reason=NOTICES_AWAY_REASON)
+            return
+        except DataError:  # an id no table or pit can have (past PostgreSQL's bigint)
+            hello = None
         if hello is None:
             await self.close(code=NOT_FOUND)
             return
