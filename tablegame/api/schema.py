@@ -13,7 +13,8 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from tablegame.api.commands import HEADER
+from tablegame.api.commands import HEADER, KEY_MAX_LENGTH
+from tablegame.api.errors import API_MAX_BODY_BYTES
 from tablegame.api.serializers import Input
 
 
@@ -282,6 +283,12 @@ READ_ERRORS: dict[int, OpenApiResponse] = {
         Error, "Your role may not read tables (why), or a session request lacks its CSRF token."
     ),
     404: OpenApiResponse(Error, "No such table."),
+    503: OpenApiResponse(
+        Error,
+        "The database is not answering, or the table is busy (another command holds it): try "
+        "again after Retry-After seconds; nothing changed, and the same Idempotency-Key may be "
+        "sent again.",
+    ),
 }
 COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
     200: OpenApiResponse(
@@ -295,6 +302,7 @@ COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
     409: OpenApiResponse(
         Error, "Refused by the rules, or the key was used for another command. Nothing changed."
     ),
+    413: OpenApiResponse(Error, f"The body is over {API_MAX_BODY_BYTES} bytes. Nothing changed."),
 }
 
 
@@ -344,7 +352,7 @@ class CommandSchema(AutoSchema):
         return [
             OpenApiParameter(
                 HEADER,
-                str,
+                {"type": "string", "minLength": 1 if required else 0, "maxLength": KEY_MAX_LENGTH},
                 OpenApiParameter.HEADER,
                 required=required,
                 description=(
