@@ -1,24 +1,32 @@
-"""Sign-in: failed attempts are recorded and lock the username out, with django-axes.
+"""Sign-in: failed attempts are recorded and lock out, with django-axes, so no stranger can lock
+out the staff.
 
-django-axes (``axes`` in ``INSTALLED_APPS``, its middleware, and :class:`SignInBackend`, axes'
-backend, as the ``AUTHENTICATION_BACKENDS``) keeps every failed sign-in (``AccessAttempt``, and
-the failure log ``AccessFailureLog``) from the login page and the admin's. The
-``SIGN_IN_FAILURES_BEFORE_LOCKOUT``-th failure (5; ``AXES_FAILURE_LIMIT``) locks the username
-(``AXES_LOCKOUT_PARAMETERS``) for ``SIGN_IN_LOCKOUT_SECONDS`` (15 minutes; ``AXES_COOLOFF_TIME``)
-after the last failure: it is refused even with the right password, and the sign-in forms say so
-and until when (:func:`lockout_page`, axes' ``AXES_LOCKOUT_CALLABLE``, and the forms' own check).
-Axes' ``user_locked_out`` signal puts a ``UserLockedOut`` event in the casino's own chain (no pit,
-no table) of the deployment's casino, the first by pk (:func:`casino.record.deployment_casino`),
-once per lock-out. Attempts while locked are refused without counting.
+django-axes (``axes`` in ``INSTALLED_APPS``, its middleware, :class:`SignInBackend` as the first
+of ``AUTHENTICATION_BACKENDS``, :class:`SignInHandler` as ``AXES_HANDLER``) keeps every failed
+sign-in (``AccessAttempt``, and the failure log ``AccessFailureLog``) from the login page and the
+admin's. Failures count per username *and* address together (``AXES_LOCKOUT_PARAMETERS``): the
+``SIGN_IN_FAILURES_BEFORE_LOCKOUT``-th (5) locks that username at that address only, so a
+stranger's guesses never lock out a supervisor signing in from elsewhere; and
+``SIGN_IN_FAILURES_PER_ADDRESS`` (20) failures from one address, whatever the usernames, lock
+that address. A lock-out lasts ``SIGN_IN_LOCKOUT_SECONDS`` (15 minutes) after the last failure;
+the sign-in forms say so and until when (:func:`lockout_page`, and the forms' own check).
+
+The address is the client's (:func:`client_address`, ``AXES_CLIENT_IP_CALLABLE``): the socket's
+peer, or, when that peer is one of ``TRUSTED_PROXIES`` (deploy/nginx.conf), the address the proxy
+saw, the last of its ``X-Forwarded-For`` (else its ``X-Real-IP``). Anyone else's header is ignored.
+Axes' ``user_locked_out`` signal puts a ``UserLockedOut`` event in the casino's own chain of the
+deployment's casino (:func:`casino.record.deployment_casino`), once per lock-out.
 """
 
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import logging
 from typing import Any
 
 from axes.backends import AxesBackend
+from axes.handlers.database import AxesDatabaseHandler
 from axes.models import AccessAttempt
 from axes.signals import user_locked_out
 from django.conf import settings
@@ -59,11 +67,58 @@ class SignInBackend(AxesBackend):  # type: ignore[misc]
         return None  # allowed: the next backend checks the password
 
 
-def lockout_parameters(request: Any, credentials: dict[str, Any] | None = None) -> list[str]:
-    """What a lock-out locks (axes' ``AXES_LOCKOUT_PARAMETERS``): the account, its failures counted
-    across every address and browser, so rotating them gains a guesser nothing. Not the address:
-    the floor's tablets reach the server through one proxy and would lock each other out."""
-    return ["username"]
+def lockout_parameters(request: Any, credentials: dict[str, Any] | None = None) -> list[Any]:
+    """What failures count together (axes' ``AXES_LOCKOUT_PARAMETERS``): a username at one address.
+    The address's own limit, over every username, is :class:`SignInHandler`'s."""
+    return [["username", "ip_address"]]
+
+
+def _trusted(peer: str) -> bool:
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in settings.TRUSTED_PROXIES)
+
+
+def _address(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address (``AXES_CLIENT_IP_CALLABLE``): the socket's peer, or the address a
+    trusted proxy says it saw. nginx's ``$proxy_add_x_forwarded_for`` appends its peer last;
+    what comes before it is what the client itself sent, and is never believed."""
+    peer = str(request.META.get("REMOTE_ADDR") or "")
+    if not _trusted(peer):
+        return peer
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "").split(",")[-1]
+    seen = _address(forwarded) or _address(str(request.META.get("HTTP_X_REAL_IP") or ""))
+    return seen or peer
+
+
+def address_failures(address: str, now: datetime.datetime | None = None) -> tuple[int, Any]:
+    """Failed sign-ins from ``address`` within the window, every username: (count, last)."""
+    since = (now or timezone.now()) - lockout_window()
+    found = AccessAttempt.objects.filter(ip_address=address, attempt_time__gt=since).aggregate(
+        failures=Sum("failures_since_start"), last=Max("attempt_time")
+    )
+    return found["failures"] or 0, found["last"]
+
+
+class SignInHandler(AxesDatabaseHandler):  # type: ignore[misc]
+    """Axes' database handler (``AXES_HANDLER``), with the address's own limit: once
+    ``SIGN_IN_FAILURES_PER_ADDRESS`` failures came from it, every sign-in from it is locked."""
+
+    def get_failures(self, request: Any, credentials: dict[str, Any] | None = None) -> int:
+        failures: int = super().get_failures(request, credentials)
+        from_address, _ = address_failures(request.axes_ip_address)
+        if from_address >= settings.SIGN_IN_FAILURES_PER_ADDRESS:
+            return max(failures, settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT)
+        return failures
 
 
 def lockout_window() -> datetime.timedelta:
@@ -71,17 +126,22 @@ def lockout_window() -> datetime.timedelta:
     return datetime.timedelta(seconds=settings.SIGN_IN_LOCKOUT_SECONDS)
 
 
-def locked_until(username: str, now: datetime.datetime | None = None) -> datetime.datetime | None:
-    """When the username's lock-out ends; None when it may sign in."""
+def locked_until(
+    username: str, address: str, now: datetime.datetime | None = None
+) -> datetime.datetime | None:
+    """When the lock-out of ``username`` at ``address`` ends (its own, or the address's); None when
+    it may sign in."""
     now = now or timezone.now()
     attempts = AccessAttempt.objects.filter(
-        username=username, attempt_time__gt=now - lockout_window()
+        username=username, ip_address=address, attempt_time__gt=now - lockout_window()
     ).aggregate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
-    failures, last = attempts["failures"] or 0, attempts["last"]
-    if last is None or failures < settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT:
-        return None
-    until: datetime.datetime = last + lockout_window()
-    return until
+    ends = []
+    if attempts["last"] and attempts["failures"] >= settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT:
+        ends.append(attempts["last"] + lockout_window())
+    from_address, last = address_failures(address, now)
+    if last is not None and from_address >= settings.SIGN_IN_FAILURES_PER_ADDRESS:
+        ends.append(last + lockout_window())
+    return max(ends, default=None)
 
 
 @receiver(user_locked_out)
@@ -91,7 +151,8 @@ def record_lock_out(
     """Axes locked ``username`` out: the casino's own chain records it (once per lock-out)."""
     if not username:
         return
-    until = locked_until(username) or timezone.now() + lockout_window()
+    address = client_address(request) if request is not None else ""
+    until = locked_until(username, address) or timezone.now() + lockout_window()
     since = until - lockout_window() - lockout_window()
     if Event.objects.filter(
         action=UserLockedOut.kind.value, data__username=username, created_at__gt=since
@@ -124,6 +185,7 @@ class LockoutFormMixin:
     ``form.locked_out``, for the page to show apart from a wrong password)."""
 
     cleaned_data: dict[str, Any]
+    request: HttpRequest | None
     locked_out = ""
 
     def clean(self) -> dict[str, Any]:
@@ -134,7 +196,9 @@ class LockoutFormMixin:
         return cleaned
 
     def _refuse_if_locked(self, username: str) -> None:
-        until = locked_until(username)
+        if self.request is None:
+            return
+        until = locked_until(username, client_address(self.request))
         if until is not None:
             self.locked_out = lockout_message(username, until)
             raise ValidationError(self.locked_out, code="locked_out")

@@ -10,6 +10,7 @@ owner's URL instead (README "The record", docker-compose.yml's ``migrate`` servi
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import os
 from pathlib import Path
 
@@ -218,7 +219,19 @@ SIGN_IN_FAILURES_BEFORE_LOCKOUT = 5
 SIGN_IN_LOCKOUT_SECONDS = 15 * 60
 AXES_FAILURE_LIMIT = SIGN_IN_FAILURES_BEFORE_LOCKOUT
 AXES_COOLOFF_TIME = datetime.timedelta(seconds=SIGN_IN_LOCKOUT_SECONDS)
-AXES_LOCKOUT_PARAMETERS = "casino.signin.lockout_parameters"  # the account, from anywhere
+AXES_LOCKOUT_PARAMETERS = "casino.signin.lockout_parameters"  # a username at one address
+AXES_HANDLER = "casino.signin.SignInHandler"  # and an address, whatever the usernames
+AXES_CLIENT_IP_CALLABLE = "casino.signin.client_address"
+SIGN_IN_FAILURES_PER_ADDRESS = 20
+# The proxies whose X-Forwarded-For / X-Real-IP name the client (deploy/nginx.conf): addresses or
+# networks, comma-separated; by default the machine itself. Any other peer is the client.
+try:
+    TRUSTED_PROXIES = [
+        ipaddress.ip_network(entry, strict=False)
+        for entry in env_list(os.environ, "TRUSTED_PROXIES", default=["127.0.0.1", "::1"])
+    ]
+except ValueError as error:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: not an address or network ({error})") from error
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "casino.signin.lockout_page"
 AXES_VERBOSE = False

@@ -48,7 +48,8 @@ def test_five_wrong_passwords_lock_the_username_out_even_with_the_right_one(
     assert (chain.scope, chain.casino_id, chain.pit_id) == ("casino", pit.casino_id, None)
     assert not hasattr(chain, "table")
     assert event.actor is None
-    until = locked_until("floor")
+    until = locked_until("floor", "127.0.0.1")
+    assert until is not None
     assert event.data == {
         "username": "floor",
         "failures": 5,
