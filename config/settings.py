@@ -223,6 +223,8 @@ AXES_LOCKOUT_PARAMETERS = "casino.signin.lockout_parameters"  # a username at on
 AXES_HANDLER = "casino.signin.SignInHandler"  # and an address, whatever the usernames
 AXES_CLIENT_IP_CALLABLE = "casino.signin.client_address"
 SIGN_IN_FAILURES_PER_ADDRESS = 20
+# Refused approvals at a tablet (tablegame/api/approvals.py), counted apart from sign-ins.
+APPROVAL_REFUSALS_BEFORE_LOCKOUT = 10
 # The proxies whose X-Forwarded-For / X-Real-IP name the client (deploy/nginx.conf): addresses or
 # networks, comma-separated; by default the machine itself. Any other peer is the client.
 try:
