@@ -42,7 +42,7 @@ def test_a_floorperson_approves_the_correction_of_a_mis_keyed_card_on_the_tablet
     page.set_viewport_size({"width": 1024, "height": 768})
     page.click("#c-send")
     page.wait_for_selector("#error:not([hidden])")
-    assert "The floorperson's username or password is wrong" in page.inner_text("#error")
+    assert "Not approved: the username or password is wrong" in page.inner_text("#error")
     assert page.inner_text("#b-cards") == "8♣\nK♠"  # nothing changed
     page.fill("#c-pass", "baccarat")
     page.click("#c-send")
