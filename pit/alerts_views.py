@@ -3,7 +3,6 @@ command, acknowledging an alert."""
 
 from __future__ import annotations
 
-import json
 import time
 
 from django.conf import settings
@@ -14,6 +13,7 @@ from django.urls import URLPattern, path
 from django.views.decorators.cache import never_cache
 
 from casino import access
+from casino.bodies import BodyError, json_body
 from casino.supervision import pits_shown
 from pit.alerts import acknowledge_alert, open_alerts, recently_acknowledged, watch
 from tablegame.actions.common import ActionError, NotAllowed
@@ -52,7 +52,10 @@ def acknowledge(request: HttpRequest) -> JsonResponse:
     if request.method != "POST":
         return JsonResponse({"error": "Send the command with POST."}, status=405)
     try:
-        body = json.loads(request.body or b"{}")
+        try:
+            body = json_body(request.body)
+        except BodyError as error:
+            raise ActionError(str(error)) from None
         alert = body.get("alert") if isinstance(body, dict) else None
         if isinstance(alert, bool) or not isinstance(alert, int):
             raise ActionError("Say which alert.")

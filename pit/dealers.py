@@ -3,7 +3,6 @@ and relieves them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,6 +12,7 @@ from django.shortcuts import render
 from django.urls import URLPattern, path
 
 from casino import access, roles
+from casino.bodies import BodyError, json_body
 from casino.models import Pit
 from casino.supervision import console_people, pit_supervisors
 from pit.supervision import assign_supervisor, relieve_supervisor
@@ -61,7 +61,10 @@ def _posted(request: HttpRequest, run: Callable[[dict[str, Any]], object]) -> Js
     if request.method != "POST":
         return JsonResponse({"error": "Send the command with POST."}, status=405)
     try:
-        body = json.loads(request.body or b"{}")
+        try:
+            body = json_body(request.body)
+        except BodyError as error:
+            raise ActionError(str(error)) from None
         if not isinstance(body, dict):
             raise ActionError("Send the command as a JSON object.")
         run(body)

@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 
 from baccarat.royal9 import STAR_OPTIONS
 from casino import access
+from casino.bodies import BodyError, json_body
 from casino.models import Pit
 from casino.roles import Actor
 from casino.supervision import pits_shown
@@ -139,9 +140,9 @@ def table_progressives_state(request: HttpRequest, table_id: int) -> JsonRespons
 
 def _body(request: HttpRequest) -> dict[str, Any]:
     try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        raise ActionError("Send the command as JSON.") from None
+        body = json_body(request.body)
+    except BodyError as error:
+        raise ActionError(str(error)) from None
     if not isinstance(body, dict):
         raise ActionError("Send the command as a JSON object.")
     return body

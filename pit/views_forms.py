@@ -9,7 +9,6 @@ who signed witness it, and the clerk forwards the duplicates (``tablegame.action
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +19,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from casino import access
+from casino.bodies import BodyError, json_body
 from casino.models import Pit
 from casino.roles import Actor
 from casino.supervision import pits_shown
@@ -92,11 +92,16 @@ Body = dict[str, Any]
 
 def _number(body: Body, key: str, missing: str) -> int:
     value = body.get(key)
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and _digits(value.strip()):
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**31:
         raise ActionError(missing)
     return value
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits that an id column can hold (not "²", not 5,000 of them)."""
+    return text.isascii() and text.isdigit() and len(text) < 10
 
 
 def _text(body: Body, key: str) -> str:
@@ -134,9 +139,9 @@ def _endpoint(what: str, run: Callable[[Actor, Body], object]) -> Callable[..., 
     @require_POST
     def endpoint(request: HttpRequest) -> HttpResponse:
         try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            return JsonResponse({"error": "The request is not JSON."}, status=400)
+            body = json_body(request.body)
+        except BodyError as error:
+            return JsonResponse({"error": str(error)}, status=400)
         if not isinstance(body, dict):
             return JsonResponse({"error": "The request is not a JSON object."}, status=400)
         actor = request.user

@@ -4,7 +4,6 @@ it (who and when are kept; ``tablegame.actions.notices``)."""
 from __future__ import annotations
 
 import datetime
-import json
 
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -14,6 +13,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from casino import access
+from casino.bodies import json_body
 from casino.roles import Actor
 from tablegame.actions import ActionError, NotAllowed
 from tablegame.actions.notices import acknowledge_procedure_notice
@@ -59,7 +59,7 @@ def acknowledge(request: HttpRequest) -> HttpResponse:
     actor = request.user
     assert isinstance(actor, Actor)
     try:
-        body = json.loads(request.body or b"{}")
+        body = json_body(request.body)
         number = int(body["notice"]) if isinstance(body, dict) and "notice" in body else None
     except (TypeError, ValueError):
         number = None

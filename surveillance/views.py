@@ -94,7 +94,7 @@ def rounds(request: HttpRequest) -> HttpResponse:
     chosen = request.GET.get("table", "")
     table = (
         Table.objects.select_related("pit__casino").filter(pk=int(chosen)).first()
-        if chosen.isdigit()
+        if chosen.isascii() and chosen.isdigit() and len(chosen) < 10
         else None
     )
     zone = search_zone(table)
