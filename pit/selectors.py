@@ -100,8 +100,14 @@ def _filed(table: Table, now: datetime.datetime) -> list[dict[str, Any]]:
         later = filing.effective_at > now
         unread = notice is not None and not notice.is_acknowledged
         if later or (unread and filing.effective_at > now - NOTICE_SHOWN_AFTER):
+            filing.effective_at = min(filing.effective_at, LATEST_SHOWN)
             out.append({"rules": filing, "notice": notice, "later": later})
     return out
+
+
+#: A time stored before filings were bounded (``FURTHEST_AHEAD``) is shown as this, the latest
+#: moment that every time zone can still write (9999-12-31 UTC in Macau is the year 10000).
+LATEST_SHOWN = datetime.datetime(9999, 12, 30, tzinfo=datetime.UTC)
 
 
 #: An unacknowledged notice stays on the console this long after its change took effect.

@@ -29,9 +29,11 @@ from casino import access
 from casino.bodies import BodyError, json_body
 from casino.models import Pit
 from casino.roles import Actor
+from pit.selectors import LATEST_SHOWN
 from tablegame.actions import ActionError, NotAllowed, file_rules
 from tablegame.actions.shoes import set_deck_schedule
 from tablegame.actions.tables import (
+    FURTHEST_AHEAD,
     PIT_SHUFFLES,
     PIT_WIDE,
     file_pit_procedure,
@@ -163,10 +165,18 @@ def _local_time(text: str, pit: Pit) -> datetime.datetime | None:
     try:
         naive = datetime.datetime.fromisoformat(text)
     except ValueError:
-        raise ActionError("Give the time as YYYY-MM-DD HH:MM, in the casino's time.") from None
-    if naive.tzinfo is not None:
-        return naive
-    return naive.replace(tzinfo=pit.casino.zone)
+        raise BadInput("Give the time as YYYY-MM-DD HH:MM, in the casino's time.") from None
+    when = naive if naive.tzinfo is not None else naive.replace(tzinfo=pit.casino.zone)
+    if when > timezone.now() + FURTHEST_AHEAD:
+        raise BadInput(
+            f"{text} is too far ahead: rules are filed at most "
+            f"{FURTHEST_AHEAD.days // 365} years ahead."
+        )
+    return when
+
+
+class BadInput(ActionError):
+    """What the form sent cannot be meant (answered 400, nothing filed)."""
 
 
 @access.page("page:floor_table_rules")
@@ -178,11 +188,13 @@ def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404("There is no such table.")
     record = table.rules_record()
     rules = table.rules
-    pending = (
+    pending = list(
         table.rules_history.filter(effective_at__gt=timezone.now())
         .select_related("filed_by", "notice__acknowledged_by")
         .order_by("effective_at")
     )
+    for filing in pending:
+        filing.effective_at = min(filing.effective_at, LATEST_SHOWN)
     return render(
         request,
         "pit/table_rules.html",
@@ -205,9 +217,9 @@ def _json(request: HttpRequest) -> dict[str, Any]:
     try:
         body = json_body(request.body)
     except BodyError as error:
-        raise ActionError(str(error)) from None
+        raise BadInput(str(error)) from None
     if not isinstance(body, dict):
-        raise ActionError("The request is not a JSON object.")
+        raise BadInput("The request is not a JSON object.")
     return body
 
 
@@ -224,6 +236,8 @@ def _answer(run: Any) -> HttpResponse:
         run()
     except NotAllowed as refusal:
         return JsonResponse({"error": str(refusal)}, status=403)
+    except BadInput as refusal:
+        return JsonResponse({"error": str(refusal)}, status=400)
     except ActionError as refusal:
         return JsonResponse({"error": str(refusal)}, status=409)
     return JsonResponse({"done": True})

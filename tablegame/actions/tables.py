@@ -208,6 +208,8 @@ LEAST_NOTICE_MINUTES = 30
 
 #: A stated time this little past is taken as now (the pit's form states minutes).
 PAST_GRACE = datetime.timedelta(minutes=1)
+#: The furthest ahead a filing may take effect: a time past it no casino means (9999-12-31).
+FURTHEST_AHEAD = datetime.timedelta(days=5 * 365)
 
 #: What every table of a pit dealt under the same rules text keeps alike, by text: 002's
 #: shuffling or lacing option and settlement procedure ((e)(3), (j)(3)(i)), 004's shuffling or
@@ -236,6 +238,11 @@ def _moment(
     force then stays as it was), but for the minute just gone, taken as now."""
     if effective_at is None:
         return now
+    if effective_at > now + FURTHEST_AHEAD:
+        raise ActionError(
+            f"Rules are filed at most {FURTHEST_AHEAD.days // 365} years ahead: "
+            f"state a nearer time."
+        )
     if effective_at < now - PAST_GRACE:
         local = effective_at.astimezone(pit.casino.zone)
         raise ActionError(
