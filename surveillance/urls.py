@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from surveillance import notices, views
+from surveillance import notices, signins, views
 
 app_name = "surveillance"
 
@@ -15,5 +15,6 @@ urlpatterns: list[URLPattern] = [
     path("rounds/", views.rounds, name="rounds"),
     path("rounds/<int:round_id>/", views.round_detail, name="round"),
     path("notices/", notices.notices, name="notices"),
+    path("signins/", signins.signins, name="signins"),
     path("notices/acknowledge/", notices.acknowledge, name="acknowledge_notice"),
 ]
