@@ -28,19 +28,15 @@ from tablegame.routing import websocket_urlpatterns as table_routes  # noqa: E40
 
 # django-stubs' path() accepts only Django views and types-channels' URLRouter only its own
 # pattern type, which path() cannot return: each routing.py ignores the one, this the other.
+websocket_urlpatterns = [*table_routes, *pit_routes, *surveillance_routes]
 # Last, any other path: accepted and closed with 4404, logged as a warning (not an exception).
-websocket_urlpatterns = [
-    *table_routes,
-    *pit_routes,
-    *surveillance_routes,
-    re_path(r"", no_such_socket),  # type: ignore[arg-type]
-]
+no_such_route = re_path(r"", no_such_socket)  # type: ignore[arg-type]
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, no_such_route]))  # type: ignore[arg-type]
         ),
     }
 )
