@@ -38,7 +38,7 @@ def test_the_tablet_page_embeds_the_engines_labels(client: Client, seeded: str) 
 def test_the_table_state_lists_the_offered_wagers_in_the_order_of_the_layout(
     client: Client, seeded: str
 ) -> None:
-    client.login(username="dealer", password="baccarat")
+    client.login(username="floor", password="baccarat")  # the table is not dealer's
     table = table_for("ma-big-ez")
     wagers = client.get(f"/api/tables/{table.pk}/").json()["rules"]["wagers"]
     assert wagers == [
