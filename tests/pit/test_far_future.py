@@ -44,6 +44,9 @@ def test_a_stored_far_future_rules_filing_breaks_no_page(db, staff: dict[str, Us
     for url in ("/floor/", f"/floor/tables/{table.pk}/rules/"):
         assert boss.get(url, follow=True).status_code == 200, url
     assert client_for("surveillance").get("/surveillance/", follow=True).status_code == 200
+    accountant = Client()
+    accountant.force_login(staff["accounting"] if "accounting" in staff else staff["admin"])
+    assert accountant.get("/accounting/").status_code == 200
 
 
 def test_a_far_future_time_is_refused_at_the_rules_form(db, staff: dict[str, User]):
