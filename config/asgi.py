@@ -31,12 +31,13 @@ from tablegame.routing import websocket_urlpatterns as table_routes  # noqa: E40
 websocket_urlpatterns = [*table_routes, *pit_routes, *surveillance_routes]
 # Last, any other path: accepted and closed with 4404, logged as a warning (not an exception).
 no_such_route = re_path(r"", no_such_socket)  # type: ignore[arg-type]
+every_route = [*websocket_urlpatterns, no_such_route]
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, no_such_route]))  # type: ignore[arg-type]
+            AuthMiddlewareStack(URLRouter(every_route))  # type: ignore[arg-type]
         ),
     }
 )
