@@ -3,10 +3,10 @@
 A database that refuses connections, has too many clients, has no pooled connection free in time,
 or drops the connection mid-request raises ``OperationalError`` (``InterfaceError`` on a connection
 already closed). That is no bug of the request: ``DatabaseUnavailable`` answers it from any view
-with 503 and ``Retry-After``, in DEBUG too. ``server_error`` (``handler500``) does the same for one
-raised outside a view when the server passes the exception on (the WSGI handler does; the ASGI one
-calls the handler in another thread, where the server error page is all it can give), and keeps
-every other 500 of the API in JSON.
+with 503 and ``Retry-After``, in DEBUG too. ``handler500`` (``config.request_id.server_error``)
+does the same for one raised outside a view when the server passes the exception on (the WSGI
+handler does; the ASGI one calls the handler in another thread, where the server error page is
+all it can give), and keeps every other 500 of the API in JSON.
 
 A statement that waited past PostgreSQL's ``lock_timeout`` (another transaction holds the table's
 row) or ran past ``statement_timeout`` (``config.env``) is no outage: it is answered 503 "The
@@ -17,7 +17,6 @@ command's Idempotency-Key is not spent and the same command sent again is done.
 from __future__ import annotations
 
 import logging
-import sys
 from functools import partial
 from http import HTTPStatus
 
@@ -28,7 +27,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.functional import SimpleLazyObject, empty
-from django.views import defaults
 from psycopg import errors as pg_errors
 
 log = logging.getLogger(__name__)
@@ -74,16 +72,6 @@ class DatabaseUnavailable(MiddlewareMixin):
         else:
             log.error("database unavailable: %s %s: %s", request.method, request.path, exception)
         return unavailable(request, exception)
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: 503 when the database is the cause (if known), JSON on the API."""
-    exception = sys.exc_info()[1]
-    if isinstance(exception, OperationalError | InterfaceError):
-        return unavailable(request, exception)
-    if _api(request):
-        return JsonResponse({"error": SERVER_ERROR}, status=500)
-    return defaults.server_error(request)
 
 
 #: What an error of the API that no view worded says, by status.

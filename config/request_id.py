@@ -75,8 +75,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     nothing from the database. Django has logged the traceback (``django.request``) by now."""
     from config import middleware  # not when the logging is configured, before the apps
 
-    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
-        return middleware.unavailable(request)
+    exception = sys.exc_info()[1]
+    if isinstance(exception, OperationalError | InterfaceError):
+        return middleware.unavailable(request, exception)
     request_id = getattr(request, "request_id", None) or current_id.get()
     if _wants_json(request):
         body = {"error": middleware.SERVER_ERROR, "request_id": request_id}

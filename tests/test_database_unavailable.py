@@ -17,7 +17,8 @@ from django.contrib.auth.models import Group, User
 from django.db import OperationalError, connection
 from django.test import Client, RequestFactory
 
-from config.middleware import SERVER_ERROR, UNAVAILABLE, server_error
+from config.middleware import SERVER_ERROR, UNAVAILABLE
+from config.request_id import server_error
 from tablegame.api.views import TableList
 
 
