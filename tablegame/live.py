@@ -19,7 +19,7 @@ columns (``casino.rows``), whose rows become model instances as the ORM would ma
   rules filed for later that took effect since (``Live.rules_since_last_event``) are recorded in
   force with the command (``tablegame.actions.tables.record_rules_taken_effect``).
 
-Run after ``SELECT ... FOR UPDATE`` of the table, in its own statement: under READ COMMITTED a
+Run after ``SELECT ... FOR NO KEY UPDATE`` of the table, in its own statement: under READ COMMITTED a
 statement that waited for the lock still sees what was committed when it began, so these reads
 must start after the lock is held (``locked_tables``).
 
@@ -243,13 +243,17 @@ def keep_list(parent: models.Model, name: str, found: list[Any]) -> None:
 
 
 def locked_tables() -> QuerySet[Table]:
-    """Tables to lock: the row only (``of=self``), with its pit.
+    """Tables to lock: the row only (``of=self``), with its pit, ``FOR NO KEY UPDATE``.
+
+    Commands on one table wait for each other; a row that refers to the table (its snapshot,
+    stored by a screen's read of the state) is still written meanwhile, since that takes only a
+    key-share lock, which ``FOR UPDATE`` would block: a busy table's own state stays readable.
 
     Nothing else is read in the locking statement: under READ COMMITTED a statement that waited
     for the lock still sees what was committed when it began, so what it read besides the row
     (the chain's head, a command record) could predate the transaction it waited for. Read
     those in the next statement (``read_after_lock``)."""
-    return Table.objects.select_for_update(of=("self",)).select_related("pit")
+    return Table.objects.select_for_update(of=("self",), no_key=True).select_related("pit")
 
 
 def lock(table_id: int) -> Table | None:
@@ -280,7 +284,7 @@ def _lock_statement() -> str:
     return (
         f"SELECT {rows.columns('t', Table)}, {rows.columns('p', Pit)} FROM {rows.table(Table)} t "
         f"JOIN {rows.table(Pit)} p ON p.{q('id')} = t.{c(Table, 'pit')} "
-        f"WHERE t.{q('id')} = %s FOR UPDATE OF t"
+        f"WHERE t.{q('id')} = %s FOR NO KEY UPDATE OF t"
     )
 
 

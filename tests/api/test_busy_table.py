@@ -15,7 +15,8 @@ from django.test import RequestFactory
 
 from config.env import LOCK_TIMEOUT
 from config.middleware import BUSY, DatabaseUnavailable
-from tablegame.models import Table
+from tablegame.live import locked_tables
+from tablegame.models import Table, TableSnapshot
 from tests.api.conftest import Tablet, new_key, table_for
 from tests.api.test_idempotency import counts
 
@@ -26,8 +27,9 @@ pytestmark = [
 
 
 @contextmanager
-def row_held(table: Table) -> Iterator[None]:
-    """Another connection (another process's transaction) holds the table's row locked."""
+def row_held(table: Table, *, as_a_command: bool = False) -> Iterator[None]:
+    """Another connection (another process's transaction) holds the table's row locked: ``FOR
+    UPDATE``, or as a command on the table does (``tablegame.live.locked_tables``)."""
     params = connection.settings_dict
     holder = psycopg.connect(
         host=params["HOST"],
@@ -37,7 +39,13 @@ def row_held(table: Table) -> Iterator[None]:
         dbname=params["NAME"],
     )
     try:
-        holder.execute("SELECT id FROM tablegame_table WHERE id = %s FOR UPDATE", [table.pk])
+        if as_a_command:
+            with transaction.atomic():  # only to compile the statement
+                query = locked_tables().filter(pk=table.pk).query
+                sql, params = query.get_compiler(using="default").as_sql()
+            holder.execute(sql, params)
+        else:
+            holder.execute("SELECT id FROM tablegame_table WHERE id = %s FOR UPDATE", [table.pk])
         yield
     finally:
         holder.rollback()
@@ -64,6 +72,23 @@ def test_a_tap_on_a_busy_table_is_refused_busy_and_the_same_tap_is_done_once_it_
     assert again.status_code == 200, again.content
     assert "Idempotent-Replayed" not in again.headers
     assert tablet.state(mini)["round"] is not None
+
+
+def test_a_busy_tables_own_state_is_read_while_a_command_holds_it(
+    tablet: Tablet, mini: Table
+) -> None:
+    """A screen that joins while a command runs on its table reads the state at once: storing
+    the rebuilt snapshot takes only a key-share lock on the table, which a command's lock
+    (``tablegame.live.lock``) lets through."""
+    TableSnapshot.objects.filter(table=mini).delete()  # the read must rebuild and store it
+    with row_held(mini, as_a_command=True):
+        started = time.monotonic()
+        state = tablet.state(mini)
+        assert time.monotonic() - started < LOCK_TIMEOUT
+        assert state["table"]["id"] == mini.pk
+        # The command itself still waits for the holder, and is refused busy.
+        assert tablet.post(mini, "round/open/", key=new_key()).status_code == 503
+    assert TableSnapshot.objects.filter(table=mini).exists()
 
 
 def test_a_page_on_a_busy_table_answers_a_busy_page(mini: Table) -> None:

@@ -62,7 +62,7 @@ Count = Callable[..., Used]
 
 def command_queries(statements: list[str]) -> int:
     """The command's own: from the table's lock on, savepoints not counted."""
-    locked = next(i for i, sql in enumerate(statements) if "FOR UPDATE" in sql)
+    locked = next(i for i, sql in enumerate(statements) if "FOR NO KEY UPDATE" in sql)
     return sum(1 for sql in statements[locked:] if "SAVEPOINT" not in sql)
 
 
