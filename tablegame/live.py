@@ -19,9 +19,9 @@ columns (``casino.rows``), whose rows become model instances as the ORM would ma
   rules filed for later that took effect since (``Live.rules_since_last_event``) are recorded in
   force with the command (``tablegame.actions.tables.record_rules_taken_effect``).
 
-Run after ``SELECT ... FOR NO KEY UPDATE`` of the table, in its own statement: under READ COMMITTED a
-statement that waited for the lock still sees what was committed when it began, so these reads
-must start after the lock is held (``locked_tables``).
+Run after ``SELECT ... FOR NO KEY UPDATE`` of the table, in its own statement: under READ
+COMMITTED a statement that waited for the lock still sees what was committed when it began, so
+these reads must start after the lock is held (``locked_tables``).
 
 An action run outside the API (tests, management commands, the console) finds nothing read on
 its table: ``live(table)`` reads each part through the ORM when first asked for. So does every
