@@ -26,13 +26,14 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from results_file import RESULTS, write_block  # bench/, the script's own directory
+
 if TYPE_CHECKING:
     from loadsim.services import Services
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
-RESULTS = HERE / "RESULTS.md"
 BEGIN, END = "<!-- bench/faults.py: begin -->", "<!-- bench/faults.py: end -->"
 DATABASE = "baccarat_faults"
 
@@ -64,7 +65,7 @@ def main() -> None:
     else:
         print(_table(figures))
     if args.write:
-        _write(_section(figures, args))
+        write_block(BEGIN, END, _section(figures, args), new_block_first=False)
         print(f"written to {RESULTS.relative_to(ROOT)}", file=sys.stderr)
     problems = figures["problems"]
     if problems:
@@ -271,19 +272,6 @@ def _section(figures: dict[str, Any], args: argparse.Namespace) -> str:
             "",
         ]
     )
-
-
-def _write(text: str) -> None:
-    """Replace this script's part of RESULTS.md, keeping the rest."""
-    block = f"{BEGIN}\n{text.rstrip()}\n{END}\n"
-    old = RESULTS.read_text() if RESULTS.exists() else ""
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        new = head + block + ("\n" + tail if tail else "")
-    else:
-        new = old.rstrip("\n") + "\n\n" + block if old else block
-    RESULTS.write_text(new)
 
 
 if __name__ == "__main__":

@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from results_file import RESULTS, write_block  # bench/, the script's own directory
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-RESULTS = HERE / "RESULTS.md"
 BEGIN, END = "<!-- make bench: begin -->", "<!-- make bench: end -->"
 #: The goal of issue 10: every screen within this of the card, with nothing lost.
 GOAL_MS = 100.0
@@ -94,7 +95,7 @@ def main() -> None:
     text = "\n".join(sections)
     print(text)
     if not args.no_write:
-        _write(text)
+        write_block(BEGIN, END, text, new_block_first=True)
         print(f"written to {RESULTS.relative_to(ROOT)}")
 
 
@@ -500,19 +501,6 @@ def _output(command: list[str]) -> str:
         ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return ""
-
-
-def _write(text: str) -> None:
-    """Replace this script's part of RESULTS.md, keeping the rest."""
-    block = f"{BEGIN}\n{text.rstrip()}\n{END}\n"
-    old = RESULTS.read_text() if RESULTS.exists() else ""
-    if BEGIN in old and END in old:
-        head, rest = old.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        new = head + block + ("\n" + tail if tail else "")
-    else:
-        new = block + ("\n" + old if old else "")
-    RESULTS.write_text(new)
 
 
 if __name__ == "__main__":
