@@ -13,13 +13,21 @@ lock, the read, and one write (the shoe's count, the card, its event and the com
 ``casino.rows.collecting``), and so is a wager, and a settlement whatever the number of wagers
 (five where it marks vigorish: the markers are written, then read for the answer)
 (``tests/api/test_query_budgets``).
+
+A table whose row another transaction holds keeps a command waiting up to PostgreSQL's lock
+timeout (``config.env``), then answers 503 busy. So that one such table cannot take every thread
+of a web process, at most ``WAITING_PER_TABLE`` of its commands wait in a process at once; the
+next are answered busy at once (``_turn``), unchanged and with their keys unspent.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -47,6 +55,13 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 KEY_MAX_LENGTH = 100  # CommandRecord.key
 KEY_REUSED = "This key was used for another command: send a new key with each new command."
+#: What a command on a table too busy to wait for answers (``config.middleware`` answers the
+#: same when the lock timeout ends the wait), and when to send it again.
+BUSY = "The table is busy, try again."
+BUSY_RETRY_AFTER_SECONDS = 2
+#: How many commands of one table may wait for its lock in a web process at once: a tablet sends
+#: one at a time, and a double tap or the pit's console makes two.
+WAITING_PER_TABLE = 2
 KEY_MISSING = (
     f"Send an {HEADER} header with this command (a new random value per command, the same "
     "value when you send it again), so that it is never done twice."
@@ -85,6 +100,16 @@ def run_command(
         raise exceptions.ValidationError({HEADER: [KEY_MISSING]})
     if len(key) > KEY_MAX_LENGTH:
         raise exceptions.ValidationError({HEADER: [f"At most {KEY_MAX_LENGTH} characters."]})
+    with _turn(table_id) as ours:
+        if not ours:
+            headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
+            return Response(error_body(BUSY), status=503, headers=headers)
+        return _run(actor, key, table_id, command, act)
+
+
+def _run(
+    actor: Actor, key: str, table_id: int, command: str, act: Callable[[Table, Actor], object]
+) -> HttpResponse:
     try:
         with transaction.atomic(), rows.one_cursor():
             # Race: a double tap sends one command twice at once. The second request waits at
@@ -118,6 +143,29 @@ def run_command(
     except _KeyTaken:
         return Response(error_body(KEY_REUSED), status=409)
     return _answer(text, 200)
+
+
+_waiting: Counter[int] = Counter()
+"""Table -> its commands in this process between the lock's request and the end."""
+_waiting_guard = threading.Lock()
+
+
+@contextmanager
+def _turn(table_id: int) -> Iterator[bool]:
+    """Whether this command may wait for the table (True), counted among its waiting ones
+    until it ends; False when ``WAITING_PER_TABLE`` of them already wait."""
+    with _waiting_guard:
+        ours = _waiting[table_id] < WAITING_PER_TABLE
+        if ours:
+            _waiting[table_id] += 1
+    try:
+        yield ours
+    finally:
+        if ours:
+            with _waiting_guard:
+                _waiting[table_id] -= 1
+                if not _waiting[table_id]:
+                    del _waiting[table_id]
 
 
 class _KeyTaken(Exception):

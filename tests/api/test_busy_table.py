@@ -4,6 +4,7 @@ tables, and reads, go on (config.env's lock timeout, config.middleware)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ from django.test import RequestFactory
 
 from config.env import LOCK_TIMEOUT
 from config.middleware import BUSY, DatabaseUnavailable
+from tablegame.api.commands import WAITING_PER_TABLE
 from tablegame.live import locked_tables
 from tablegame.models import Table, TableSnapshot
 from tests.api.conftest import Tablet, new_key, table_for
@@ -100,3 +102,36 @@ def test_a_page_on_a_busy_table_answers_a_busy_page(mini: Table) -> None:
     assert answer.status_code == 503
     assert BUSY in answer.content.decode()
     assert answer["Retry-After"] == "2"
+
+
+def test_one_busy_table_keeps_only_two_threads_waiting_and_the_others_go_on(
+    mini: Table, tablet_for: Callable[[str], Tablet]
+) -> None:
+    """Six taps at once on a table whose row is held: two wait for the lock (and are answered
+    busy when it times out), the other four are answered busy at once, leaving the web process's
+    threads to the other tables. Nothing changes on the busy table."""
+    other, before = table_for("s42-mini"), counts(mini)
+    answers: list[tuple[int, float]] = []
+
+    def tap(tablet: Tablet) -> None:
+        started = time.monotonic()
+        try:
+            status = tablet.post(mini, "round/open/").status_code
+            answers.append((status, time.monotonic() - started))
+        finally:
+            connection.close()  # this thread's own connection
+
+    tablets = [tablet_for("dealer") for _ in range(WAITING_PER_TABLE + 4)]
+    floor = tablet_for("floor")
+    with row_held(mini, as_a_command=True):
+        taps = [threading.Thread(target=tap, args=(tablet,)) for tablet in tablets]
+        for thread in taps:
+            thread.start()
+        # The other table is read while the busy one's taps wait.
+        assert floor.state(other)["table"]["id"] == other.pk
+        for thread in taps:
+            thread.join()
+    assert sorted(status for status, _ in answers) == [503] * len(tablets)
+    at_once = [waited for _, waited in answers if waited < LOCK_TIMEOUT]
+    assert len(at_once) == len(tablets) - WAITING_PER_TABLE  # the others waited for the lock
+    assert counts(mini) == before
