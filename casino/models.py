@@ -305,3 +305,29 @@ class StaffSession(AbstractBaseSession):
         from casino.sessions import SessionStore
 
         return SessionStore
+
+
+class PageCommand(models.Model):
+    """A page script's command by its ``Idempotency-Key`` (``casino.page_commands``): a repeat of
+    the key by the same person is answered with the first answer, and the command is not done
+    again. Not part of the record, which holds what the command did."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=100)
+    command = models.CharField(max_length=60, help_text="What the policy calls it.")
+    digest = models.CharField(
+        max_length=64, help_text="SHA-256 of the URL and the body: the key with others is refused."
+    )
+    status = models.PositiveSmallIntegerField()
+    answer = models.TextField(help_text="The answer as sent, JSON text.")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=("user", "key"), name="page_command_unique_key_per_user"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.command} {self.key}"

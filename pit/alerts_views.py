@@ -7,13 +7,13 @@ import time
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
 from django.views.decorators.cache import never_cache
 
 from casino import access
-from casino.bodies import BodyError, json_body
+from casino.page_commands import Body, page_command
 from casino.supervision import pits_shown
 from pit.alerts import acknowledge_alert, open_alerts, recently_acknowledged, watch
 from tablegame.actions.common import ActionError, NotAllowed
@@ -46,27 +46,13 @@ def alerts_panel(request: HttpRequest) -> HttpResponse:
     )
 
 
-@access.page("command:acknowledge_alert", json=True)
-def acknowledge(request: HttpRequest) -> JsonResponse:
+@page_command("command:acknowledge_alert", forbidden=(NotAllowed,))
+def acknowledge(body: Body, actor: User) -> None:
     """POST ``{"alert": id}``."""
-    if request.method != "POST":
-        return JsonResponse({"error": "Send the command with POST."}, status=405)
-    try:
-        try:
-            body = json_body(request.body)
-        except BodyError as error:
-            raise ActionError(str(error)) from None
-        alert = body.get("alert") if isinstance(body, dict) else None
-        if isinstance(alert, bool) or not isinstance(alert, int):
-            raise ActionError("Say which alert.")
-        acknowledge_alert(alert, actor=request.user)  # type: ignore[arg-type]
-    except ActionError as error:
-        return JsonResponse(
-            {"error": str(error)}, status=403 if isinstance(error, NotAllowed) else 409
-        )
-    except ValueError:
-        return JsonResponse({"error": "Send the command as JSON."}, status=400)
-    return JsonResponse({"ok": True})
+    alert = body.get("alert")
+    if isinstance(alert, bool) or not isinstance(alert, int) or not 0 < alert < 2**63:
+        raise ActionError("Say which alert.")
+    acknowledge_alert(alert, actor=actor)
 
 
 urlpatterns: list[URLPattern] = [

@@ -3,17 +3,16 @@ and relieves them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
 
 from casino import access, roles
-from casino.bodies import BodyError, json_body
 from casino.models import Pit
+from casino.page_commands import Body, page_command
 from casino.supervision import console_people, pit_supervisors
 from pit.supervision import assign_supervisor, relieve_supervisor
 from tablegame.actions.common import ActionError, NotAllowed
@@ -55,28 +54,6 @@ def dealers_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _posted(request: HttpRequest, run: Callable[[dict[str, Any]], object]) -> JsonResponse:
-    """A command posted as a JSON object: done, or refused in words (403 by the policy, 409 by
-    the floor's rules, 400 for a body that is not JSON)."""
-    if request.method != "POST":
-        return JsonResponse({"error": "Send the command with POST."}, status=405)
-    try:
-        try:
-            body = json_body(request.body)
-        except BodyError as error:
-            raise ActionError(str(error)) from None
-        if not isinstance(body, dict):
-            raise ActionError("Send the command as a JSON object.")
-        run(body)
-    except ActionError as error:
-        return JsonResponse(
-            {"error": str(error)}, status=403 if isinstance(error, NotAllowed) else 409
-        )
-    except ValueError:
-        return JsonResponse({"error": "Send the command as JSON."}, status=400)
-    return JsonResponse({"ok": True})
-
-
 M = TypeVar("M", Table, Pit)
 
 
@@ -98,54 +75,39 @@ def _person(body: dict[str, Any], key: str, missing: str) -> User:
     return found
 
 
-@access.page("command:assign_dealer", json=True)
-def assign(request: HttpRequest) -> JsonResponse:
+@page_command("command:assign_dealer", forbidden=(NotAllowed,))
+def assign(body: Body, actor: User) -> None:
     """POST ``{"table": id, "dealer": "username"}``."""
-    return _posted(
-        request,
-        lambda body: assign_dealer(
-            _named(Table, body, "table", "Say which table."),
-            dealer=_person(body, "dealer", "Say which dealer."),
-            actor=request.user,  # type: ignore[arg-type]
-        ),
+    assign_dealer(
+        _named(Table, body, "table", "Say which table."),
+        dealer=_person(body, "dealer", "Say which dealer."),
+        actor=actor,
     )
 
 
-@access.page("command:relieve_dealer", json=True)
-def relieve(request: HttpRequest) -> JsonResponse:
+@page_command("command:relieve_dealer", forbidden=(NotAllowed,))
+def relieve(body: Body, actor: User) -> None:
     """POST ``{"table": id}``."""
-    return _posted(
-        request,
-        lambda body: relieve_dealer(
-            _named(Table, body, "table", "Say which table."),
-            actor=request.user,  # type: ignore[arg-type]
-        ),
-    )
+    relieve_dealer(_named(Table, body, "table", "Say which table."), actor=actor)
 
 
-@access.page("command:assign_supervisor", json=True)
-def supervise(request: HttpRequest) -> JsonResponse:
+@page_command("command:assign_supervisor", forbidden=(NotAllowed,))
+def supervise(body: Body, actor: User) -> None:
     """POST ``{"pit": id, "person": "username"}``: the person supervises the pit."""
-    return _posted(
-        request,
-        lambda body: assign_supervisor(
-            _named(Pit, body, "pit", "Say which pit."),
-            supervisor=_person(body, "person", "Say who."),
-            actor=request.user,  # type: ignore[arg-type]
-        ),
+    assign_supervisor(
+        _named(Pit, body, "pit", "Say which pit."),
+        supervisor=_person(body, "person", "Say who."),
+        actor=actor,
     )
 
 
-@access.page("command:relieve_supervisor", json=True)
-def unsupervise(request: HttpRequest) -> JsonResponse:
+@page_command("command:relieve_supervisor", forbidden=(NotAllowed,))
+def unsupervise(body: Body, actor: User) -> None:
     """POST ``{"pit": id, "person": "username"}``: the person no longer supervises the pit."""
-    return _posted(
-        request,
-        lambda body: relieve_supervisor(
-            _named(Pit, body, "pit", "Say which pit."),
-            supervisor=_person(body, "person", "Say who."),
-            actor=request.user,  # type: ignore[arg-type]
-        ),
+    relieve_supervisor(
+        _named(Pit, body, "pit", "Say which pit."),
+        supervisor=_person(body, "person", "Say who."),
+        actor=actor,
     )
 
 

@@ -2,7 +2,8 @@
 floor's work on them (the Star option, must-hit meters and their links, paying wins in order).
 
 Reads come from ``tablegame.progressives`` (never a hit value); each command is a POST of JSON to
-its own URL, answered ``{"ok": true}`` or ``{"error": ...}`` (403 by the policy, 409 by the rules).
+its own URL (``casino.page_commands``), answered ``{"done": true}`` or ``{"error": ...}`` (403 by
+the policy, 409 by the rules).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from django.views.decorators.cache import never_cache
 
 from baccarat.royal9 import STAR_OPTIONS
 from casino import access
-from casino.bodies import BodyError, json_body
 from casino.models import Pit
+from casino.page_commands import page_command
 from casino.roles import Actor
 from casino.supervision import pits_shown
 from tablegame.actions import progressives as do
@@ -138,14 +139,7 @@ def table_progressives_state(request: HttpRequest, table_id: int) -> JsonRespons
 # --- Commands ------------------------------------------------------------------------------------
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    try:
-        body = json_body(request.body)
-    except BodyError as error:
-        raise ActionError(str(error)) from None
-    if not isinstance(body, dict):
-        raise ActionError("Send the command as a JSON object.")
-    return body
+Handler = Callable[[dict[str, Any], Actor], object]
 
 
 def _int(body: dict[str, Any], key: str, what: str) -> int:
@@ -165,25 +159,12 @@ def _table(body: dict[str, Any]) -> Table:
     return table
 
 
-Handler = Callable[[dict[str, Any], Actor], object]
+def _command(what: str, handler: Handler) -> Callable[..., HttpResponse]:
+    def run(body: dict[str, Any], actor: Actor) -> None:
+        handler(body, actor)  # what the action returns is not the page's
 
-
-def _command(what: str, handler: Handler) -> Callable[[HttpRequest], HttpResponse]:
-    @access.page(what, json=True)
-    def view(request: HttpRequest) -> HttpResponse:
-        if request.method != "POST":
-            return JsonResponse({"error": "Send the command with POST."}, status=405)
-        actor = request.user
-        assert actor.is_authenticated  # access.page let only a logged-in person through
-        try:
-            handler(_body(request), actor)
-        except ActionError as error:
-            status = 403 if isinstance(error, NotAllowed) else 409
-            return JsonResponse({"error": str(error)}, status=status)
-        return JsonResponse({"ok": True})
-
-    view.__name__ = what.removeprefix("command:")
-    return view
+    run.__name__ = what.removeprefix("command:")
+    return page_command(what, forbidden=(NotAllowed,))(run)
 
 
 def _star(body: dict[str, Any], actor: Actor) -> object:

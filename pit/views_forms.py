@@ -13,14 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_POST
 
 from casino import access
-from casino.bodies import BodyError, json_body
 from casino.models import Pit
+from casino.page_commands import page_command
 from casino.roles import Actor
 from casino.supervision import pits_shown
 from pit.form_pdf import form_pdf
@@ -133,29 +132,14 @@ def _day(body: Body) -> datetime.date | None:
 
 
 def _endpoint(what: str, run: Callable[[Actor, Body], object]) -> Callable[..., HttpResponse]:
-    """A POST endpoint for one action: the policy first, then the action; JSON answers."""
+    """A POST endpoint for one action (``casino.page_commands``): the policy first, then the
+    action; JSON answers."""
 
-    @access.page(what, json=True)
-    @require_POST
-    def endpoint(request: HttpRequest) -> HttpResponse:
-        try:
-            body = json_body(request.body)
-        except BodyError as error:
-            return JsonResponse({"error": str(error)}, status=400)
-        if not isinstance(body, dict):
-            return JsonResponse({"error": "The request is not a JSON object."}, status=400)
-        actor = request.user
-        assert isinstance(actor, Actor)  # access.page let in only a logged-in member of staff
-        try:
-            run(actor, body)
-        except NotAllowed as refusal:
-            return JsonResponse({"error": str(refusal)}, status=403)
-        except ActionError as refusal:
-            return JsonResponse({"error": str(refusal)}, status=409)
-        return JsonResponse({"done": True})
+    def command(body: Body, actor: Actor) -> None:
+        run(actor, body)
 
-    endpoint.__name__ = what.removeprefix("command:")
-    return endpoint
+    command.__name__ = what.removeprefix("command:")
+    return page_command(what, forbidden=(NotAllowed,))(command)
 
 
 receive_series = _endpoint(

@@ -8,14 +8,13 @@ import dataclasses
 import datetime
 import enum
 import json
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_POST
 
 from baccarat.profiles import (
     PROFILES,
@@ -26,8 +25,9 @@ from baccarat.profiles import (
 )
 from baccarat.wagertypes import WagerType
 from casino import access
-from casino.bodies import BodyError, json_body
+from casino.bodies import json_text
 from casino.models import Pit
+from casino.page_commands import Body, page_command
 from casino.roles import Actor
 from pit.selectors import LATEST_SHOWN
 from tablegame.actions import ActionError, NotAllowed, file_rules
@@ -148,7 +148,7 @@ def _parsed(key: str, text: str, current: Any) -> Any:
         if kind == "wagers":
             return [w for w in text.split(",") if w]
         if kind == "fees":
-            return None if text == "none" else json.loads(text)
+            return None if text == "none" else json_text(text)
         if text == "none":
             return None
         low, high = text.split("-")
@@ -213,16 +213,6 @@ def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _json(request: HttpRequest) -> dict[str, Any]:
-    try:
-        body = json_body(request.body)
-    except BodyError as error:
-        raise BadInput(str(error)) from None
-    if not isinstance(body, dict):
-        raise BadInput("The request is not a JSON object.")
-    return body
-
-
 def _table(table_id: int) -> Table:
     """The table a form acts on, with its pit and casino, or a refusal."""
     table = Table.objects.select_related("pit__casino").filter(pk=table_id).first()
@@ -231,122 +221,83 @@ def _table(table_id: int) -> Table:
     return table
 
 
-def _answer(run: Any) -> HttpResponse:
-    try:
-        run()
-    except NotAllowed as refusal:
-        return JsonResponse({"error": str(refusal)}, status=403)
-    except BadInput as refusal:
-        return JsonResponse({"error": str(refusal)}, status=400)
-    except ActionError as refusal:
-        return JsonResponse({"error": str(refusal)}, status=409)
-    return JsonResponse({"done": True})
-
-
-@access.page("command:file_rules", json=True)
-@require_POST
-def file_table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
+@page_command("command:file_rules", forbidden=(NotAllowed,), bad_input=(BadInput,))
+def file_table_rules(body: Body, actor: Actor, table_id: int) -> None:
     """File the options changed on the form, over the rules in force at the stated time."""
-    actor = request.user
-    assert isinstance(actor, Actor)
-
-    def run() -> None:
-        table = _table(table_id)
-        body = _json(request)
-        when = _local_time(str(body.get("effective_at") or ""), table.pit)
-        now, then = table.rules_record(), table.rules_record(when)
-        # The preset on the form, when changed from the one in force now; else the one in
-        # force at the stated time (a preset filed for earlier stays).
-        shown = now.profile if now else table.profile
-        profile = str(body.get("profile") or shown)
-        if profile == shown:
-            profile = then.profile if then else table.profile
-        if profile not in PROFILES:
-            raise ActionError(f"Unknown rules profile '{profile}'.")
-        changed = body.get("options") or {}
-        if not isinstance(changed, dict):
-            raise ActionError("The options are a list of option and value.")
-        # Only what the form changed: the filing sets it over the rules in force at its time,
-        # those filed for earlier included (``file_rules``).
-        options = {}
-        base = PROFILES[profile]
-        for key, text in changed.items():
-            if key in FIXED or not hasattr(base, key):
-                raise ActionError(f"'{key}' is not an option here.")
-            options[key] = _parsed(key, str(text), getattr(base, key))
-        file_rules(table, profile=profile, options=options, effective_at=when, actor=actor)
-
-    return _answer(run)
+    table = _table(table_id)
+    when = _local_time(str(body.get("effective_at") or ""), table.pit)
+    now, then = table.rules_record(), table.rules_record(when)
+    # The preset on the form, when changed from the one in force now; else the one in
+    # force at the stated time (a preset filed for earlier stays).
+    shown = now.profile if now else table.profile
+    profile = str(body.get("profile") or shown)
+    if profile == shown:
+        profile = then.profile if then else table.profile
+    if profile not in PROFILES:
+        raise ActionError(f"Unknown rules profile '{profile}'.")
+    changed = body.get("options") or {}
+    if not isinstance(changed, dict):
+        raise ActionError("The options are a list of option and value.")
+    # Only what the form changed: the filing sets it over the rules in force at its time,
+    # those filed for earlier included (``file_rules``).
+    options = {}
+    base = PROFILES[profile]
+    for key, text in changed.items():
+        if key in FIXED or not hasattr(base, key):
+            raise ActionError(f"'{key}' is not an option here.")
+        options[key] = _parsed(key, str(text), getattr(base, key))
+    file_rules(table, profile=profile, options=options, effective_at=when, actor=actor)
 
 
-@access.page("command:file_pit_procedure", json=True)
-@require_POST
-def pit_procedure(request: HttpRequest) -> HttpResponse:
+@page_command("command:file_pit_procedure", forbidden=(NotAllowed,), bad_input=(BadInput,))
+def pit_procedure(body: Body, actor: Actor) -> None:
     """Change the procedure every table of a pit dealt under one rules text keeps alike, at once:
     the settlement and shuffle procedures of Mini-Baccarat (002), the shuffle procedure of the
     big tables (004)."""
-    actor = request.user
-    assert isinstance(actor, Actor)
-
-    def run() -> None:
-        body = _json(request)
-        try:
-            pit = Pit.objects.select_related("casino").filter(pk=int(body.get("pit", 0))).first()
-        except (TypeError, ValueError, InvalidOperation):
-            pit = None
-        if pit is None:
-            raise ActionError("Choose a pit.")
-        when = _local_time(str(body.get("effective_at") or ""), pit)
-        if when is None:
-            raise ActionError("Say when the new procedure takes effect (30 minutes on at least).")
-        file_pit_procedure(
-            pit,
-            source=str(body.get("source") or "002"),
-            settlement=str(body.get("settlement") or ""),
-            shuffle=str(body.get("shuffle") or ""),
-            effective_at=when,
-            actor=actor,
-        )
-
-    return _answer(run)
+    try:
+        number = int(body.get("pit", 0))
+    except (TypeError, ValueError, ArithmeticError):  # not a number, or NaN and infinite ones
+        number = 0
+    pit = (
+        Pit.objects.select_related("casino").filter(pk=number).first()
+        if 0 < number < 2**31
+        else None
+    )
+    if pit is None:
+        raise ActionError("Choose a pit.")
+    when = _local_time(str(body.get("effective_at") or ""), pit)
+    if when is None:
+        raise ActionError("Say when the new procedure takes effect (30 minutes on at least).")
+    file_pit_procedure(
+        pit,
+        source=str(body.get("source") or "002"),
+        settlement=str(body.get("settlement") or ""),
+        shuffle=str(body.get("shuffle") or ""),
+        effective_at=when,
+        actor=actor,
+    )
 
 
-@access.page("command:set_seat_count", json=True)
-@require_POST
-def table_seats(request: HttpRequest, table_id: int) -> HttpResponse:
+@page_command("command:set_seat_count", forbidden=(NotAllowed,), bad_input=(BadInput,))
+def table_seats(body: Body, actor: Actor, table_id: int) -> None:
     """Set how many seats the table has, with the reason."""
-    actor = request.user
-    assert isinstance(actor, Actor)
-
-    def run() -> None:
-        table = _table(table_id)
-        body = _json(request)
-        seats = body.get("seats")
-        if isinstance(seats, str) and seats.strip().isascii() and seats.strip().isdigit():
-            seats = int(seats) if len(seats.strip()) < 10 else None  # no table has so many
-        if isinstance(seats, bool) or not isinstance(seats, int):
-            raise ActionError("Give the number of seats.")
-        set_seat_count(table, seats=seats, reason=str(body.get("reason") or ""), actor=actor)
-
-    return _answer(run)
+    table = _table(table_id)
+    seats = body.get("seats")
+    if isinstance(seats, str) and seats.strip().isascii() and seats.strip().isdigit():
+        seats = int(seats) if len(seats.strip()) < 10 else None  # no table has so many
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise ActionError("Give the number of seats.")
+    set_seat_count(table, seats=seats, reason=str(body.get("reason") or ""), actor=actor)
 
 
-@access.page("command:set_deck_schedule", json=True)
-@require_POST
-def table_decks(request: HttpRequest, table_id: int) -> HttpResponse:
+@page_command("command:set_deck_schedule", forbidden=(NotAllowed,), bad_input=(BadInput,))
+def table_decks(body: Body, actor: Actor, table_id: int) -> None:
     """Set when the table's decks must next be changed (the casino's time; blank: now), with
     the reason."""
-    actor = request.user
-    assert isinstance(actor, Actor)
-
-    def run() -> None:
-        table = _table(table_id)
-        body = _json(request)
-        set_deck_schedule(
-            table,
-            due_at=_local_time(str(body.get("due_at") or ""), table.pit),
-            reason=str(body.get("reason") or ""),
-            actor=actor,
-        )
-
-    return _answer(run)
+    table = _table(table_id)
+    set_deck_schedule(
+        table,
+        due_at=_local_time(str(body.get("due_at") or ""), table.pit),
+        reason=str(body.get("reason") or ""),
+        actor=actor,
+    )

@@ -6,14 +6,13 @@ from __future__ import annotations
 import datetime
 
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_POST
 
 from casino import access
-from casino.bodies import json_body
+from casino.page_commands import Body, page_command
 from casino.roles import Actor
 from tablegame.actions import ActionError, NotAllowed
 from tablegame.actions.notices import acknowledge_procedure_notice
@@ -52,24 +51,15 @@ def notices(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@access.page("command:acknowledge_procedure_notice", json=True)
-@require_POST
-def acknowledge(request: HttpRequest) -> HttpResponse:
+@page_command("command:acknowledge_procedure_notice", forbidden=(NotAllowed,))
+def acknowledge(body: Body, actor: Actor) -> None:
     """Acknowledge one notice: ``{"notice": id}``."""
-    actor = request.user
-    assert isinstance(actor, Actor)
-    try:
-        body = json_body(request.body)
-        number = int(body["notice"]) if isinstance(body, dict) and "notice" in body else None
-    except (TypeError, ValueError):
-        number = None
-    notice = ProcedureNotice.objects.filter(pk=number).first() if number else None
-    try:
-        if notice is None:
-            raise ActionError("Choose a notice to acknowledge.")
-        acknowledge_procedure_notice(notice, actor=actor)
-    except NotAllowed as refusal:
-        return JsonResponse({"error": str(refusal)}, status=403)
-    except ActionError as refusal:
-        return JsonResponse({"error": str(refusal)}, status=409)
-    return JsonResponse({"done": True})
+    number = body.get("notice")
+    if isinstance(number, str) and number.strip().isascii() and number.strip().isdigit():
+        number = int(number) if len(number.strip()) < 10 else None  # no notice has so many
+    notice = None
+    if isinstance(number, int) and not isinstance(number, bool) and 0 < number < 2**63:
+        notice = ProcedureNotice.objects.filter(pk=number).first()
+    if notice is None:
+        raise ActionError("Choose a notice to acknowledge.")
+    acknowledge_procedure_notice(notice, actor=actor)

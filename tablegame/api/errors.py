@@ -10,9 +10,7 @@ database being unavailable is answered 503 by ``config.middleware``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal
-from json import JSONDecoder
-from typing import IO, Any, NoReturn
+from typing import IO, Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -21,11 +19,11 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from casino import bodies
+
 NOT_LOGGED_IN = "Log in, or send your API token as the header 'Authorization: Token <key>'."
-NOT_JSON = "The body is not valid JSON"
-LONE_SURROGATE = (
-    "The body holds half of a character (a lone surrogate such as \\ud800): send whole characters."
-)
+NOT_JSON = bodies.NOT_JSON
+LONE_SURROGATE = bodies.LONE_SURROGATE
 
 
 def error_body(message: str, **extra: Any) -> dict[str, Any]:
@@ -62,11 +60,9 @@ def _summary(errors: Any, field: str = "") -> str:
     return f"{field}: {errors}" if field else str(errors)
 
 
-#: The most bytes a command's body may hold: a command needs a few hundred, a Rules Submission
-#: overriding every option a few thousand.
-API_MAX_BODY_BYTES = 16 * 1024
-#: How deep a body's objects and lists may nest: a command needs three levels.
-API_MAX_DEPTH = 8
+#: The most bytes a command's body may hold, and how deep it may nest (``casino.bodies``).
+API_MAX_BODY_BYTES = bodies.MAX_BODY_BYTES
+API_MAX_DEPTH = bodies.MAX_DEPTH
 
 
 class BodyTooLarge(exceptions.APIException):
@@ -75,8 +71,8 @@ class BodyTooLarge(exceptions.APIException):
 
 
 class DecimalJSONParser(JSONParser):
-    """JSON whose numbers with a fraction or exponent are read as ``Decimal``, never ``float``:
-    an amount sent as a JSON number stays exact.
+    """JSON read by ``casino.bodies.read_json``, the one reader of the API and the page scripts:
+    numbers with a fraction or exponent as ``Decimal``, never ``float``.
 
     Refused before any command sees it: a body over ``API_MAX_BODY_BYTES`` (413), the constants
     ``NaN`` and ``Infinity`` that JSON does not have, nesting deeper than ``API_MAX_DEPTH``, and
@@ -92,68 +88,12 @@ class DecimalJSONParser(JSONParser):
         context = parser_context or {}
         request = context.get("request")
         length = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if length and length.isdigit() and int(length) > API_MAX_BODY_BYTES:
-            raise BodyTooLarge(_too_large())
-        body = stream.read(API_MAX_BODY_BYTES + 1)
-        if len(body) > API_MAX_BODY_BYTES:
-            raise BodyTooLarge(_too_large())
         encoding = context.get("encoding", settings.DEFAULT_CHARSET)
         try:
-            data = _DECODER.decode(body.decode(encoding))
-        except RecursionError:
-            raise exceptions.ParseError(f"{NOT_JSON}: it is nested too deeply.") from None
-        except ValueError as exc:
-            raise exceptions.ParseError(f"{NOT_JSON}: {_sentence(str(exc))}") from None
-        _check_shape(data)
-        return data
-
-
-def _too_large() -> str:
-    return f"The body is over the limit of {API_MAX_BODY_BYTES} bytes."
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not a JSON number.")
-
-
-def _whole_number(text: str) -> int:
-    """A JSON integer; one of hundreds of digits is refused before Python converts it."""
-    if len(text) > 100:
-        raise ValueError(f"a number of {len(text)} digits is more than any amount or count.")
-    return int(text)
-
-
-#: The body's decoder, made once (``json.loads`` with options makes one per call); like
-#: ``json.loads``' own, it keeps nothing between bodies and serves every thread.
-_DECODER = JSONDecoder(parse_float=Decimal, parse_int=_whole_number, parse_constant=_no_constant)
-
-
-def _sentence(text: str) -> str:
-    return text if text.endswith(".") else f"{text}."
-
-
-def _check_text(value: str) -> None:
-    """Refuse a lone surrogate (``"\\ud800"`` in JSON): half a character, which no text can
-    store or print; the answer does not repeat it."""
-    try:
-        value.encode()
-    except UnicodeEncodeError:
-        raise exceptions.ParseError(LONE_SURROGATE) from None
-
-
-def _check_shape(data: Any) -> None:
-    """Refuse nesting past ``API_MAX_DEPTH``, and a NUL or a lone surrogate in any key or string
-    (without recursion)."""
-    pending = [(data, 1)]
-    while pending:
-        value, depth = pending.pop()
-        if isinstance(value, str):
-            if "\x00" in value:
-                raise exceptions.ParseError(f"{NOT_JSON}: it holds a NUL character.")
-            if not value.isascii():
-                _check_text(value)
-        elif isinstance(value, dict | list):
-            if depth > API_MAX_DEPTH:
-                raise exceptions.ParseError(f"{NOT_JSON}: it is nested too deeply.")
-            items = [*value, *value.values()] if isinstance(value, dict) else value
-            pending.extend((item, depth + 1) for item in items)
+            return bodies.read_json(
+                stream, length=length, limit=API_MAX_BODY_BYTES, encoding=encoding
+            )
+        except bodies.BodyTooLarge as error:
+            raise BodyTooLarge(str(error)) from None
+        except bodies.BodyError as error:
+            raise exceptions.ParseError(str(error)) from None

@@ -103,7 +103,7 @@ def test_the_console_panel_lists_open_alerts_and_acknowledges_them(db, dealer, f
     answer = client.post(
         "/alerts/acknowledge/", {"alert": alert.pk}, content_type="application/json"
     )
-    assert answer.json() == {"ok": True}
+    assert answer.json() == {"done": True}
     page = client.get("/alerts/").content.decode()
     assert "No alert is waiting." in page and "acknowledged by floor" in page
     dealer_client = Client()

@@ -115,10 +115,10 @@ def test_the_dealers_page_assigns_and_relieves(db, dealer, floor, second_dealer)
         {"table": table.pk, "dealer": "dealer2"},
         content_type="application/json",
     )
-    assert answer.json() == {"ok": True}
+    assert answer.json() == {"done": True}
     assert "Dana Lee" in client.get("/dealers/").content.decode()
     answer = client.post("/dealers/relieve/", {"table": table.pk}, content_type="application/json")
-    assert answer.json() == {"ok": True}
+    assert answer.json() == {"done": True}
     dealer_client = Client()
     dealer_client.force_login(dealer)
     refused = dealer_client.post(
