@@ -92,8 +92,9 @@ def page_command(
             digest = hashlib.sha256(request.path.encode() + b"\n" + raw).hexdigest()
             return _once(actor, key, what, digest, act)
 
-        guarded = access.page(what, json=True)(view)
-        return guarded
+        guarded: Any = access.page(what, json=True)(view)
+        guarded.page_command = what  # found by the tests of every page command
+        return guarded  # type: ignore[no-any-return]
 
     return decorate
 
