@@ -4,7 +4,9 @@
 
    Use
      Http.post(url, body, { key })  a command: JSON body, X-CSRFToken, Idempotency-Key (a fresh
-                                    one unless `key` is given: pass the same key to retry a tap)
+                                    one unless `key` is given: pass the same key to retry a tap;
+                                    the same command sent again while the first waits for its
+                                    answer, a double tap, shares the first's key)
      Http.getJSON(url)              a JSON document
      Http.getText(url)              an HTML fragment
    Each resolves to { ok, status, data, error, loggedOut } and never rejects: `data` is the
@@ -62,17 +64,32 @@
     return request(url, { headers: { Accept: "text/html" } }, "text");
   }
 
-  function post(url, body = {}, { key = newKey() } = {}) {
-    return request(url, {
+  // A double tap sends one command twice before the first is answered. While a command waits
+  // for its answer, the same command (URL and body) is sent with the same key, and the server
+  // does it once: it answers the repeat with the first answer. Once answered, the same command
+  // again is a new one (a new key), refused or done by the server as such.
+  const waiting = new Map();  // `${url}\n${body}` -> its key
+
+  function post(url, body = {}, { key } = {}) {
+    const text = JSON.stringify(body);
+    const command = `${url}\n${text}`;
+    const tapped = key === undefined && waiting.has(command);
+    const sent = key !== undefined ? key : (waiting.get(command) || newKey());
+    const answered = request(url, {
       method: "POST",
       headers: {
         Accept: "application/json",
         "Content-Type": "application/json",
         "X-CSRFToken": cookie("csrftoken"),
-        "Idempotency-Key": key,
+        "Idempotency-Key": sent,
       },
-      body: JSON.stringify(body),
+      body: text,
     }, "json");
+    if (key === undefined && !tapped) {
+      waiting.set(command, sent);
+      answered.then(() => waiting.delete(command));  // request() never rejects
+    }
+    return answered;
   }
 
   window.Http = { post, getJSON, getText, newKey, cookie };

@@ -35,6 +35,14 @@ function load(crypto) {
   out.first = await Http.post("/api/tables/7/round/open/", { seat: 1 });
   await Http.post("/api/tables/7/round/open/");
   await Http.post("/api/tables/7/round/open/", {}, { key: "uuid-1" });  // the same tap, retried
+  // A double tap: the same command twice before the first is answered shares its key; once
+  // answered, the same command again is a new one.
+  answers.push(reply(200, { done: true }), reply(200, { done: true }), reply(200, { done: true }));
+  await Promise.all([
+    Http.post("/dealers/relieve/", { table: 1 }), Http.post("/dealers/relieve/", { table: 1 }),
+  ]);
+  await Http.post("/dealers/relieve/", { table: 1 });
+  out.doubleTap = sent.slice(-3).map((s) => s.headers["Idempotency-Key"]);
   answers.push(reply(409, { error: "No more bets: the wager is refused." }));
   out.refused = await Http.post("/api/tables/7/round/wagers/", {});
   answers.push(reply(500, "<h1>Server Error</h1>"));

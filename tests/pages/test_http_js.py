@@ -50,6 +50,12 @@ def test_a_command_carries_the_csrf_token_and_a_fresh_idempotency_key(run: Any) 
     assert all(s["cache"] == "no-store" for s in run["sent"])
 
 
+def test_a_double_tap_shares_the_first_tap_s_key_until_it_is_answered(run: Any) -> None:
+    first, tapped, later = run["doubleTap"]
+    assert first == tapped  # the server does it once, and answers both the same
+    assert later != first  # answered: the same command again is a new one
+
+
 def test_a_refusal_comes_back_in_the_servers_words(run: Any) -> None:
     assert run["refused"]["ok"] is False
     assert run["refused"]["status"] == 409
