@@ -10,12 +10,45 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from tablegame.api.commands import HEADER, KEY_MAX_LENGTH
-from tablegame.api.errors import API_MAX_BODY_BYTES
-from tablegame.api.serializers import Input
+from tablegame.api.commands import HEADER, KEY_MAX_LENGTH, REPLAYED_HEADER
+from tablegame.api.errors import API_MAX_BODY_BYTES, API_MAX_DEPTH
+from tablegame.api.serializers import MOST_SEATS, CardField, Input, MoneyField
+
+# What the API enforces, as JSON Schema patterns (ECMA 262, as OpenAPI's are).
+
+#: What Python's ``str.strip()`` takes off the ends of text (REST framework trims with it).
+SPACE = r"\t-\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+#: Any text: no NUL character (``DecimalJSONParser`` refuses one anywhere in a body).
+TEXT = r"^[^\u0000]*$"
+#: Text that may not be blank: more than what is trimmed.
+NOT_BLANK = rf"^[^\u0000]*[^\u0000{SPACE}][^\u0000]*$"
+#: A card code (``baccarat.cards.Card.parse``): the rank, then the suit, in either case.
+CARD = rf"^[{SPACE}]*(?:10|[2-9AaTtJjQqKk])[CcDdHhSs][{SPACE}]*$"
+#: An amount (``serializers.MoneyField``): more than zero, at most ten digits of dollars, to the
+#: cent (zeros after the cents are no fraction of one).
+MONEY = (
+    rf"^[{SPACE}]*\+?(?:0*[1-9][0-9]{{0,9}}(?:\.[0-9]{{0,2}}0*)?|0*\.(?:[1-9][0-9]?|0[1-9])0*)"
+    rf"[{SPACE}]*$"
+)
+#: A seat number as a key (House Money's ``rides``).
+SEAT_KEY = "^(?:" + "|".join(str(n) for n in range(MOST_SEATS, 0, -1)) + ")$"
+#: An id of a row: PostgreSQL's ``bigint``, counted from 1.
+MOST_ID = 2**63 - 1
+PATH_PARAMETERS = {
+    "table_id": ({"type": "integer", "minimum": 1, "maximum": MOST_ID}, "The table's id."),
+    "marker_id": (
+        {"type": "integer", "minimum": 1, "maximum": MOST_ID},
+        "The vigorish marker's id (the table state's markers).",
+    ),
+    "seat": (
+        {"type": "integer", "minimum": 1, "maximum": MOST_SEATS},
+        "The seat's number: from 1 to the table's seat count.",
+    ),
+}
 
 
 # A part of a JSON answer, described for the schema, never used to write one. (No docstring:
@@ -277,18 +310,26 @@ class CommandAnswer(Document):
     repeat = serializers.ListField(child=serializers.DictField(), required=False)
 
 
+def _refusal(description: str) -> OpenApiResponse:
+    return OpenApiResponse(Error, description)
+
+
+UNAVAILABLE = _refusal(
+    "The database is not answering, or the table is busy (another command holds it): try again "
+    "after Retry-After seconds; nothing changed, and the same Idempotency-Key may be sent again."
+)
+LIST_ERRORS: dict[int, OpenApiResponse] = {
+    401: _refusal("Not logged in: no session and no valid token."),
+    403: _refusal("Your role may not read tables (why)."),
+    406: _refusal("The request's Accept header takes neither JSON nor HTML."),
+    503: UNAVAILABLE,
+}
 READ_ERRORS: dict[int, OpenApiResponse] = {
-    401: OpenApiResponse(Error, "Not logged in: no session and no valid token."),
-    403: OpenApiResponse(
-        Error, "Your role may not read tables (why), or a session request lacks its CSRF token."
+    **LIST_ERRORS,
+    403: _refusal(
+        "Your role may not read tables, or a dealer reads a table they are not assigned to (why)."
     ),
-    404: OpenApiResponse(Error, "No such table."),
-    503: OpenApiResponse(
-        Error,
-        "The database is not answering, or the table is busy (another command holds it): try "
-        "again after Retry-After seconds; nothing changed, and the same Idempotency-Key may be "
-        "sent again.",
-    ),
+    404: _refusal("No such table."),
 }
 COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
     200: OpenApiResponse(
@@ -296,14 +337,163 @@ COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
         "Done: the events and the parts of the table state they changed. If the first event "
         "does not follow the last one you have, read the whole state again.",
     ),
-    400: OpenApiResponse(Error, "Malformed input, or a required Idempotency-Key missing."),
-    **READ_ERRORS,
-    403: OpenApiResponse(Error, "Your role may not do this (the access policy's reason)."),
-    409: OpenApiResponse(
-        Error, "Refused by the rules, or the key was used for another command. Nothing changed."
+    400: _refusal(
+        "Malformed input (``fields`` says which), a required Idempotency-Key missing or one over "
+        f"{KEY_MAX_LENGTH} characters, or a body that is not JSON, holds a NUL character or half "
+        f"of a character anywhere, or nests deeper than {API_MAX_DEPTH}. Nothing changed."
     ),
-    413: OpenApiResponse(Error, f"The body is over {API_MAX_BODY_BYTES} bytes. Nothing changed."),
+    401: LIST_ERRORS[401],
+    403: _refusal(
+        "Your role may not do this (the access policy's reason), a session request lacks its CSRF "
+        "token, or the table is not yours to deal. Nothing changed."
+    ),
+    404: _refusal("No such table (or, for a marker's command, no such marker)."),
+    409: _refusal(
+        "Refused by the rules, or the key was used for another command. Nothing changed."
+    ),
+    413: _refusal(f"The body is over {API_MAX_BODY_BYTES} bytes. Nothing changed."),
+    415: _refusal("The body is not sent as application/json. Nothing changed."),
+    503: UNAVAILABLE,
 }
+APPROVAL_RESPONSES: dict[int, OpenApiResponse] = {
+    **COMMAND_RESPONSES,
+    403: _refusal(
+        f"{COMMAND_RESPONSES[403].description} Or the floorperson's approval was refused (the "
+        "username or password is wrong, or that person may not approve this)."
+    ),
+    429: _refusal(
+        "Too many refused approvals from this address: approvals are stopped for Retry-After "
+        "seconds. Nothing changed."
+    ),
+}
+RESPONSE_HEADERS = [
+    OpenApiParameter(
+        "Retry-After",
+        {"type": "integer", "minimum": 0},
+        OpenApiParameter.HEADER,
+        response=[429, 503],
+        description="Seconds to wait before trying again.",
+    ),
+]
+REPLAYED = OpenApiParameter(
+    REPLAYED_HEADER,
+    {"type": "string", "enum": ["true"]},
+    OpenApiParameter.HEADER,
+    response=[200, 400, 403, 409],
+    description="The answer stored with the Idempotency-Key when the command was first sent: "
+    "the command was not done again.",
+)
+
+
+def path_parameters(path: str) -> list[OpenApiParameter]:
+    """The numbers in ``path`` (``{table_id}``...), with the range of each."""
+    return [
+        OpenApiParameter(name, schema, OpenApiParameter.PATH, description=description)
+        for name, (schema, description) in PATH_PARAMETERS.items()
+        if f"{{{name}}}" in path
+    ]
+
+
+#: What may follow a command's success, by operationId (links: schemathesis' stateful runs,
+#: and a reader, follow them): the dealer's order of work at the table. Every command is
+#: followed by a read of the table, and a read by every command.
+NEXT: dict[str, tuple[str, ...]] = {
+    "open_table": ("receive_decks", "close_table"),
+    "close_table": ("open_table",),
+    "receive_decks": ("inspect_decks",),
+    "inspect_decks": ("verify_inspection", "spread_decks"),
+    "verify_inspection": ("spread_decks",),
+    "spread_decks": ("wash_decks", "respread_idle_shoe"),
+    "respread_idle_shoe": ("wash_decks",),
+    "wash_decks": ("shuffle_decks",),
+    "shuffle_decks": ("verify_shuffle", "cut_cards"),
+    "verify_shuffle": ("cut_cards",),
+    "cut_cards": ("burn_cards", "order_recut"),
+    "order_recut": ("cut_cards",),
+    "burn_cards": ("open_round", "take_shoe", "pass_shoe"),
+    "take_shoe": ("open_round", "pass_shoe"),
+    "pass_shoe": ("open_round",),
+    "take_player_dealer": ("open_round",),
+    "open_round": ("place_wager", "take_player_dealer", "no_more_bets", "void_round"),
+    "place_wager": ("place_wager", "withdraw_wager", "set_player_dealer_bank", "no_more_bets"),
+    "withdraw_wager": ("place_wager", "no_more_bets"),
+    "set_player_dealer_bank": ("place_wager", "no_more_bets"),
+    "no_more_bets": ("deal_card", "void_round"),
+    "deal_card": (
+        "deal_card",
+        "correct_card",
+        "relinquish_cards",
+        "settle_house_money_wagers",
+        "report_irregularity",
+        "settle_round",
+        "void_round",
+    ),
+    "correct_card": ("deal_card", "settle_round"),
+    "relinquish_cards": ("deal_card",),
+    "settle_house_money_wagers": ("deal_card", "settle_round"),
+    "report_irregularity": ("deal_card", "void_round"),
+    "settle_round": ("open_round", "cut_card_out"),
+    "void_round": ("open_round",),
+    "cut_card_out": ("open_round", "end_shoe"),
+    "end_shoe": ("receive_decks",),
+}
+#: A number a linked operation takes from the table's state, not from the path.
+FROM_STATE = {
+    "seat_player": ("seat", "$response.body#/seats/0/number"),
+    "leave_seat": ("seat", "$response.body#/seats/0/number"),
+    "collect_marker": ("marker_id", "$response.body#/markers/0/id"),
+    "request_vigorish_form": ("marker_id", "$response.body#/markers/0/id"),
+}
+SAME_TABLE = "$request.path.table_id"
+
+
+def links(operation_id: str) -> dict[str, Any]:
+    """The links of an operation's success: the operations that may follow on the same table."""
+    if operation_id == "list_tables":
+        return {"read_table": _link("read_table", {"table_id": "$response.body#/0/id"})}
+    if operation_id == "read_table":
+        from tablegame.api.urls import COMMANDS  # the routes import the views, which import this
+        from tablegame.api.views import action_name
+
+        found = {}
+        for _, view in COMMANDS:
+            target = action_name(view)
+            parameters = {"table_id": SAME_TABLE}
+            if target in FROM_STATE:
+                name, expression = FROM_STATE[target]
+                parameters[name] = expression
+            found[target] = _link(target, parameters)
+        return found
+    return {
+        target: _link(target, {"table_id": SAME_TABLE})
+        for target in (*NEXT.get(operation_id, ()), "read_table")
+    }
+
+
+def _link(target: str, parameters: dict[str, str]) -> dict[str, Any]:
+    return {"operationId": target, "parameters": parameters}
+
+
+class ReadSchema(AutoSchema):
+    """A read of the tables: its path's numbers with their ranges, and its links; the view
+    names its ``operation_id`` (what links name)."""
+
+    def get_operation_id(self) -> str:
+        named = getattr(self.view, "operation_id", None)
+        if not isinstance(named, str):
+            raise TypeError(f"{type(self.view).__name__} names no operation_id.")
+        return named
+
+    def get_override_parameters(
+        self,
+    ) -> list[OpenApiParameter | serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:
+        return [*super().get_override_parameters(), *path_parameters(self.path), *RESPONSE_HEADERS]
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None:
+            operation["responses"]["200"]["links"] = links(operation["operationId"])
+        return operation
 
 
 @runtime_checkable
@@ -341,23 +531,81 @@ class CommandSchema(AutoSchema):
         serializer = self.command.get_serializer()
         return serializer if serializer.fields else None
 
+    @property
+    def approved(self) -> bool:
+        """Whether the command takes a floorperson's approval (``approvals.ApprovedCommand``:
+        their username and password in the body)."""
+        fields = self.command.get_serializer().fields
+        return "floorperson" in fields and "password" in fields
+
     # drf-spectacular takes the responses by status too, though its hint says one serializer.
     def get_response_serializers(self) -> dict[int, OpenApiResponse]:  # type: ignore[override]
-        return COMMAND_RESPONSES
+        return APPROVAL_RESPONSES if self.approved else COMMAND_RESPONSES
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is not None:
+            operation["responses"]["200"]["links"] = links(operation["operationId"])
+        return operation
 
     def get_override_parameters(
         self,
     ) -> list[OpenApiParameter | serializers.Serializer[Any] | type[serializers.Serializer[Any]]]:
         required = self.command.key_required
+        # Stripped, then checked: a required key must be more than spaces.
+        key = {"type": "string", "maxLength": KEY_MAX_LENGTH, "pattern": TEXT}
+        if required:
+            key |= {"minLength": 1, "pattern": NOT_BLANK}
         return [
             OpenApiParameter(
                 HEADER,
-                {"type": "string", "minLength": 1 if required else 0, "maxLength": KEY_MAX_LENGTH},
+                key,
                 OpenApiParameter.HEADER,
                 required=required,
                 description=(
                     "A new random value per command; send the same value to repeat it safely. "
                     + ("Required." if required else "Optional.")
                 ),
-            )
+            ),
+            *path_parameters(self.path),
+            *RESPONSE_HEADERS,
+            REPLAYED,
         ]
+
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> dict[str, Any]:
+        """A command's input, with what the API enforces of each field that drf-spectacular
+        does not say: no NUL in text, text not blank, a card's form, an amount's."""
+        schema: dict[str, Any] = super()._map_basic_serializer(  # type: ignore[no-untyped-call]
+            serializer, direction
+        )
+        serializer = force_instance(serializer)  # type: ignore[no-untyped-call]
+        if direction != "request" or not isinstance(serializer, Input):
+            return schema  # an answer's part: described as written
+        fields = serializer.fields
+        for name, described in schema["properties"].items():
+            enforced(fields[name], described)
+        if {"floorperson", "password"} <= set(fields) - set(schema.get("required", [])):
+            # Together or neither (``voids.VoidInput.validate``).
+            schema["dependencies"] = {"floorperson": ["password"], "password": ["floorperson"]}
+        return schema
+
+
+def enforced(field: serializers.Field[Any, Any, Any, Any], described: dict[str, Any]) -> None:
+    """Add to a field's ``described`` schema what its validation refuses beyond it."""
+    if isinstance(field, MoneyField):
+        described.pop("maxLength", None)
+        described |= {"pattern": MONEY, "maxLength": 1000}  # REST framework's longest number
+    elif isinstance(field, CardField):
+        described.pop("maxLength", None)  # counted after trimming
+        described["pattern"] = CARD
+    elif isinstance(field, serializers.ChoiceField):
+        pass  # an enum
+    elif isinstance(field, serializers.CharField):
+        refuses_blank = not field.allow_blank and field.trim_whitespace
+        described["pattern"] = NOT_BLANK if refuses_blank else TEXT
+        if not field.allow_blank:
+            described["minLength"] = 1
+    elif isinstance(field, serializers.ListField) and isinstance(described.get("items"), dict):
+        enforced(field.child, described["items"])
+    elif isinstance(field, serializers.DictField) and field.field_name == "rides":
+        described["propertyNames"] = {"pattern": SEAT_KEY}

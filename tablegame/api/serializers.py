@@ -8,6 +8,7 @@ allowed is the action's decision; here only malformed input is refused (400). Mo
 
 from __future__ import annotations
 
+import re
 import threading
 from decimal import Decimal
 from typing import Any
@@ -27,6 +28,15 @@ WAGER_TYPES = [(t.value, t.label) for t in WagerType]
 RIDES = [(t.value, t.label) for t in (WagerType.PLAYER, WagerType.BANKER)]
 IRREGULARITY_KINDS = [(k.value, k.label) for k in IrregularityKind]
 
+
+#: The highest seat number of any table: a table's seats are numbered from 1 to its count,
+#: which its rules bound (``RulesProfile.max_seats``); a seat past its own table's is refused by
+#: the action (409), past every table's here (400).
+MOST_SEATS = max(profile.max_seats for profile in PROFILES.values())
+#: A seat number as text: a key of House Money's ``rides``.
+SEAT_KEY = re.compile(r"[1-9][0-9]?")
+
+RIDES_KEYS = 'Key the rides by seat number, e.g. "1".'
 
 #: The most an amount may be: ten digits of dollars and the cents, what the record stores
 #: (``MONEY`` of the models) and more than any table's limit.
@@ -198,9 +208,14 @@ class ShuffleInput(Input):
     )
 
 
+def seat_number(**kwargs: Any) -> serializers.IntegerField:
+    """A seat number: from 1 to ``MOST_SEATS``."""
+    return serializers.IntegerField(min_value=1, max_value=MOST_SEATS, **kwargs)
+
+
 def seats(help_text: str) -> serializers.ListField:
     return serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=seat_number(),
         required=False,
         default=list,
         help_text=help_text,
@@ -208,9 +223,7 @@ def seats(help_text: str) -> serializers.ListField:
 
 
 class CutInput(Input):
-    seat = serializers.IntegerField(
-        min_value=1, allow_null=True, help_text="The seat that cuts; null when the dealer cuts."
-    )
+    seat = seat_number(allow_null=True, help_text="The seat that cuts; null when the dealer cuts.")
     position = serializers.IntegerField(min_value=0, max_value=32767)
     cover_from_back = serializers.IntegerField(min_value=0, max_value=32767)
     declined = seats("Seats offered the cut before, which declined.")
@@ -225,9 +238,7 @@ class BurnInput(Input):
 
 
 class CuratorInput(Input):
-    seat = serializers.IntegerField(
-        min_value=1, allow_null=True, help_text="The seat taking the shoe; null: the dealer."
-    )
+    seat = seat_number(allow_null=True, help_text="The seat taking the shoe; null: the dealer.")
     declined = seats("Seats offered the shoe before, which declined.")
 
 
@@ -262,7 +273,7 @@ class RelinquishInput(Input):
 
 
 class PlayerDealerInput(Input):
-    seat = serializers.IntegerField(min_value=1)
+    seat = seat_number()
     declined = seats("Seats offered the position before, which declined.")
     reason = serializers.CharField(
         max_length=200,
@@ -274,7 +285,7 @@ class PlayerDealerInput(Input):
 
 
 class WagerInput(Input):
-    seat = serializers.IntegerField(min_value=1)
+    seat = seat_number()
     type = serializers.ChoiceField(choices=WAGER_TYPES, source="wager")
     amount = money(help_text='Dollars and cents, e.g. "100.00".')
     ride = serializers.ChoiceField(
@@ -287,7 +298,7 @@ class WagerInput(Input):
 
 
 class WithdrawInput(Input):
-    seat = serializers.IntegerField(min_value=1)
+    seat = seat_number()
     type = serializers.ChoiceField(choices=WAGER_TYPES, source="wager")
 
 
@@ -308,10 +319,9 @@ class HouseMoneyInput(Input):
     )
 
     def validate_rides(self, value: dict[str, str | None]) -> dict[int, str | None]:
-        try:
-            return {int(seat): ride for seat, ride in value.items()}
-        except ValueError:
-            raise serializers.ValidationError('Key the rides by seat number, e.g. "1".') from None
+        if not all(SEAT_KEY.fullmatch(seat) and int(seat) <= MOST_SEATS for seat in value):
+            raise serializers.ValidationError(RIDES_KEYS)
+        return {int(seat): ride for seat, ride in value.items()}
 
 
 class IrregularityInput(Input):

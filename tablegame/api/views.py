@@ -28,7 +28,7 @@ from tablegame.api import serializers as inputs
 from tablegame.api.commands import command_name, run_command
 from tablegame.api.errors import DecimalJSONParser
 from tablegame.api.permissions import Policy
-from tablegame.api.schema import READ_ERRORS, CommandSchema, TableState
+from tablegame.api.schema import LIST_ERRORS, READ_ERRORS, CommandSchema, ReadSchema, TableState
 from tablegame.dealers import dealer_refusal
 from tablegame.models import Table
 from tablegame.snapshots import table_state_text
@@ -45,10 +45,12 @@ def _made_once(classes: tuple[type[Any], ...]) -> tuple[Any, ...]:
     return tuple(made() for made in classes)
 
 
-@extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **READ_ERRORS})
+@extend_schema(tags=["tables"], responses={200: inputs.TableSummary(many=True), **LIST_ERRORS})
 class TableList(generics.ListAPIView[Table]):
     """Every table on the floor, with the game it is dealt under now."""
 
+    schema = ReadSchema()
+    operation_id = "list_tables"
     access = "api:tables"
     permission_classes = (Policy,)
     serializer_class = inputs.TableSummary
@@ -59,6 +61,8 @@ class TableList(generics.ListAPIView[Table]):
 class TableDetail(APIView):
     """The whole state of one table: seats, limits, shoe, the round and what comes next."""
 
+    schema = ReadSchema()
+    operation_id = "read_table"
     access = "api:table"
     permission_classes = (Policy,)
 

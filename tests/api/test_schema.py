@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 from tablegame import actions
 from tablegame.api.commands import KEY_MAX_LENGTH
 from tablegame.api.schema import (
+    NOT_BLANK,
     CommandAnswer,
     EventInfo,
     RoundInfo,
@@ -44,13 +45,20 @@ def test_every_command_with_input_describes_its_body_and_its_key_header(schema):
     }
     (key,) = [p for p in cards["parameters"] if p["name"] == "Idempotency-Key"]
     assert (key["in"], key["required"]) == ("header", True)
-    assert key["schema"] == {"type": "string", "minLength": 1, "maxLength": KEY_MAX_LENGTH}
-    assert set(cards["responses"]) == {"200", "400", "401", "403", "404", "409", "413", "503"}
-    for status in ("400", "403", "409", "413", "503"):
+    assert key["schema"] == {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": KEY_MAX_LENGTH,
+        "pattern": NOT_BLANK,
+    }
+    assert set(cards["responses"]) == {
+        "200", "400", "401", "403", "404", "409", "413", "415", "503"
+    }  # fmt: skip
+    for status in ("400", "403", "409", "413", "415", "503"):
         error = cards["responses"][status]["content"]["application/json"]["schema"]
         assert error == {"$ref": "#/components/schemas/Error"}
     reads = schema["paths"]["/api/tables/{table_id}/"]["get"]["responses"]
-    assert set(reads) == {"200", "401", "403", "404", "503"}
+    assert set(reads) == {"200", "401", "403", "404", "406", "503"}
     wager = schema["components"]["schemas"]["WagerInput"]
     assert set(wager["required"]) == {"seat", "type", "amount"}
     opened = schema["paths"]["/api/tables/{table_id}/open/"]["post"]
