@@ -8,7 +8,11 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   (the surveillance socket: the same without ``"pit"``, every table): the last event sequence of
   each table, so a screen that reconnects knows whether it missed something;
 - after a change commits, ``{"type": "changed", "table": 7, "sequence": 42, "action": "..."}``,
-  with ``"change"`` (the event and what changed) when the action gives it;
+  with ``"change"`` (the event and what changed) when the action gives it. Every member of staff
+  may follow a table, another table's dealer included, so a change never carries the tablet's
+  helps about players (``repeat``, the last round's wagers, which only the table's own dealer
+  and the floor may read over HTTP): it names them in ``"withheld"`` instead
+  (``broadcast.notice_change``), and the table's tablet reads the state again;
 - the hello again, the same shape, about every ``HELLO_EVERY`` seconds (each socket's beat
   jittered by ``HELLO_JITTER``, so a floor's sockets do not read at once): the heartbeat, read
   from the database (one query per socket), so a screen that lost a notice, the last of a table

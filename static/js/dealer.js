@@ -9,7 +9,8 @@
    the player-dealer position (table.curator_offer, table.player_dealer), what the wagers commit
    of the bank (round.bank), the settlement of a complete coup before Settle (round.preview),
    each chair's Royal 9 combination (rules.royal9), and last round's wagers (repeat; the tablet
-   leaves out those it cannot place again).
+   leaves out those it cannot place again). A notice withholds the repeat (it is heard by every
+   screen that follows the table): a notice that says so ("withheld") reloads the state.
    Every tap is applied in the order tapped or refused on the screen: its command waits in line
    behind those on their way (a refusal drops those still waiting, and the banner says how many);
    a command the server did not answer is sent again with its key, so it lands once. A seat shows
@@ -1195,8 +1196,11 @@
     const onChange = (id, detail) => {
       if (detail && detail.reason === "changed" && state && detail.sequence <= state.sequence) return;
       // Another tablet's command: its answer rides on the notice; put it in place if it follows.
-      const next = detail && detail.reason === "changed" && detail.change && detail.change.changed
-        ? applyAnswer(state, detail.change) : null;
+      // A notice never carries last round's wagers (every screen on the floor hears it): when it
+      // withholds them (a settlement), the state is read again, as only this table's own may.
+      const change = detail && detail.reason === "changed" ? detail.change : null;
+      const next = change && change.changed && !(change.withheld && change.withheld.length)
+        ? applyAnswer(state, change) : null;
       if (next) draw(next);
       else load();
     };

@@ -47,7 +47,7 @@ from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
 from tablegame.actions.tables import record_rules_taken_effect
 from tablegame.api.errors import error_body
-from tablegame.broadcast import announce_change
+from tablegame.broadcast import announce_change, notice_change
 from tablegame.models import CommandRecord, Table
 from tablegame.selectors import command_answer
 
@@ -174,11 +174,13 @@ class _KeyTaken(Exception):
 
 def _announce(table: Table, answer: dict[str, Any], text: str) -> None:
     """Once the command commits, tell the screens: one notice with the answer itself (its events
-    and the parts they changed), which a screen puts in place like the tablet that sent it."""
+    and the parts they changed), which a screen puts in place like the tablet that sent it; less
+    the last round's wagers (``broadcast.notice_change``), which only the table's own read."""
     if not answer["events"]:
         return
     table_id, pit_id = table.pk, table.pit_id
     sequence, action = answer["sequence"], answer["events"][-1]["action"]
+    text = notice_change(answer, text)
     transaction.on_commit(
         lambda: announce_change(table_id, sequence, action, pit_id=pit_id, change_text=text)
     )
