@@ -34,8 +34,6 @@ MONEY = (
     rf"^[{SPACE}]*\+?(?:0*[1-9][0-9]{{0,9}}(?:\.[0-9]{{0,2}}0*)?|0*\.(?:[1-9][0-9]?|0[1-9])0*)"
     rf"[{SPACE}]*$"
 )
-#: A seat number as a key (House Money's ``rides``).
-SEAT_KEY = "^(?:" + "|".join(str(n) for n in range(MOST_SEATS, 0, -1)) + ")$"
 #: An id of a row: PostgreSQL's ``bigint``, counted from 1.
 MOST_ID = 2**63 - 1
 PATH_PARAMETERS = {
@@ -241,6 +239,17 @@ class RoundInfo(Document):
     )
 
 
+class RoundPatch(RoundInfo):
+    """The round in a command's answer: whole, or only the keys the command changed (its
+    ``patched``)."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for field in fields.values():
+            field.required = False
+        return fields
+
+
 class DeckChangeInfo(Document):
     changed_at = serializers.DateTimeField()
     due_at = serializers.DateTimeField(allow_null=True)
@@ -304,7 +313,7 @@ class CommandAnswer(Document):
     seats = SeatInfo(many=True, required=False)
     markers = Marker(many=True, required=False)
     shoe = ShoeInfo(allow_null=True, required=False)
-    round = RoundInfo(allow_null=True, required=False, help_text="Whole, or patched (see above).")
+    round = RoundPatch(allow_null=True, required=False, help_text="Whole, or patched (see above).")
     deck_change = DeckChangeInfo(allow_null=True, required=False)
     meters = serializers.DictField(child=serializers.CharField(), required=False)
     repeat = serializers.ListField(child=serializers.DictField(), required=False)
@@ -608,4 +617,7 @@ def enforced(field: serializers.Field[Any, Any, Any, Any], described: dict[str, 
     elif isinstance(field, serializers.ListField) and isinstance(described.get("items"), dict):
         enforced(field.child, described["items"])
     elif isinstance(field, serializers.DictField) and field.field_name == "rides":
-        described["propertyNames"] = {"pattern": SEAT_KEY}
+        # Keyed by seat number (``HouseMoneyInput.validate_rides``): a property per seat.
+        ride = described.pop("additionalProperties")
+        described["properties"] = {str(n): ride for n in range(1, MOST_SEATS + 1)}
+        described["additionalProperties"] = False
