@@ -47,6 +47,7 @@
   let help = null;  // the tablet's helps, from the state (helps())
   const line = [];  // commands tapped and not yet sent, in the order tapped
   let sending = false;  // a command is on its way
+  const BUSY_TRIES = 3;  // a command on a busy table: sent at most this many times (post)
   const SKIP = Symbol("already sent");  // a chip whose cents went with an earlier tap's command
   // Chips tapped per "seat:type" and not yet recorded: cents waiting in line, and the amount the
   // command on its way sets (null: none on its way). The seat shows what was tapped.
@@ -254,15 +255,22 @@
     }
   }
 
-  /* One command: sent again with the same key when no answer came (it lands once). */
+  /* One command: sent again with the same key when no answer came (it lands once), and when
+     the table was busy (503: nothing was done, the key is unspent), after the server's
+     Retry-After, up to BUSY_TRIES times in all. */
   async function post({ route, body, key }) {
     const data = typeof body === "function" ? body() : body;
     if (data === SKIP) return true;
     if (data === null) return false;
     let answer = null;
+    let busy = 0;
     for (const wait of [0, 300, 1000, 2500]) {
       if (wait) await new Promise((r) => setTimeout(r, wait));
       answer = await Http.post(api + route, data, { key });
+      while (answer.status === 503 && answer.retryAfter !== null && ++busy < BUSY_TRIES) {
+        await new Promise((r) => setTimeout(r, answer.retryAfter * 1000));
+        answer = await Http.post(api + route, data, { key });
+      }
       if (answer.status !== 0) break;
     }
     if (!answer.ok) {
