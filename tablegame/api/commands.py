@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -50,6 +51,8 @@ from tablegame.api.errors import error_body
 from tablegame.broadcast import announce_change, notice_change
 from tablegame.models import CommandRecord, Table
 from tablegame.selectors import command_answer
+
+log = logging.getLogger(__name__)
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -101,9 +104,12 @@ def run_command(
     if len(key) > KEY_MAX_LENGTH:
         raise exceptions.ValidationError({HEADER: [f"At most {KEY_MAX_LENGTH} characters."]})
     with _turn(table_id) as ours:
-        if not ours:
+        if not ours:  # answered as config.middleware answers a lock timeout: with the id
+            request_id = str(getattr(request._request, "request_id", "-"))
+            log.warning("table %s busy (request %s): %s", table_id, request_id, request.path)
             headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
-            return Response(error_body(BUSY), status=503, headers=headers)
+            body = error_body(BUSY, request_id=request_id)
+            return Response(body, status=503, headers=headers)
         return _run(actor, key, table_id, command, act)
 
 
