@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from casino import access
 from casino.models import AccessRefusal
+from surveillance.forms import check_time_range, time_range
 from surveillance.selectors import search_zone
 
 SHOWN = 200
@@ -57,22 +58,11 @@ class SignInSearchForm(forms.Form):
         label="What was tried",
         widget=forms.TextInput(attrs={"placeholder": "pit console, page:floor, socket"}),
     )
-    start = forms.DateTimeField(
-        required=False,
-        label="From",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
-    end = forms.DateTimeField(
-        required=False,
-        label="until",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+    start, end = time_range("From")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        start, end = data.get("start"), data.get("end")
-        if start and end and end <= start:
-            raise forms.ValidationError("The end of the time range must come after its start.")
+        check_time_range(data)
         return data
 
 
