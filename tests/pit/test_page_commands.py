@@ -24,8 +24,19 @@ from casino import access, roles
 from casino.bodies import LONE_SURROGATE, MAX_BODY_BYTES
 from casino.models import Event, PageCommand, Pit
 from casino.page_commands import KEY_MAX_LENGTH, KEY_REUSED, NOT_AN_OBJECT, POST_ONLY
+from pit.alerts import watch
+from tablegame.actions.dealers import relieve_dealer
 from tablegame.actions.tables import file_pit_procedure
-from tablegame.models import DealerAssignment, ProcedureNotice, Table, VigorishFormSeries
+from tablegame.models import (
+    DealerAssignment,
+    ProcedureNotice,
+    ProgressiveEntry,
+    ProgressiveMeter,
+    Table,
+    VigorishFormSeries,
+)
+from tests.progressives.conftest import big_table
+from tests.tablegame.conftest import ready_table
 
 #: A demo user of each role (``seed_demo``).
 DEMO_USER = {
@@ -296,3 +307,22 @@ def test_a_double_tap_at_once_acts_once(committed_floor):
     assert answers[0] == answers[1]
     assert answers[0][0] == 200
     assert Event.objects.count() == events + 1
+
+
+def test_a_star_option_set_twice_with_one_key_is_set_once(dealer, floor):
+    table = big_table(dealer, floor)  # a big table offering Royal 9
+    meter = ProgressiveMeter.objects.get(table=table, name="star")
+    entries = ProgressiveEntry.objects.count()
+    body = {"table": meter.table_id, "option": 2}
+    first, _ = twice(logged_in("floor"), "/progressives/star-option/", body)
+    assert (first.status_code, first.json()) == (200, {"done": True})
+    assert ProgressiveEntry.objects.count() == entries + 1
+
+
+def test_an_alert_acknowledged_twice_with_one_key_answers_done_both_times(dealer, floor):
+    relieve_dealer(ready_table("ma-mini", dealer, floor), actor=floor)  # open, with no dealer
+    (alert,) = watch()
+    first, _ = twice(logged_in("floor"), "/alerts/acknowledge/", {"alert": alert.pk})
+    assert (first.status_code, first.json()) == (200, {"done": True})
+    alert.refresh_from_db()
+    assert alert.acknowledged_by == floor
