@@ -7,6 +7,7 @@ const sent = [];
 const answers = [];  // what the next fetch answers: a response, or "down" (no answer)
 const reply = (status, body, extra = {}) => ({
   ok: status >= 200 && status < 300, status, redirected: false, url: "http://tables.test/api/",
+  headers: { get: () => null },  // no Retry-After
   json: async () => (typeof body === "string" ? JSON.parse(body) : body),
   text: async () => (typeof body === "string" ? body : JSON.stringify(body)), ...extra,
 });

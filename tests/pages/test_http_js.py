@@ -46,6 +46,7 @@ def test_a_command_carries_the_csrf_token_and_a_fresh_idempotency_key(run: Any) 
         "data": {"sequence": 3},
         "error": None,
         "loggedOut": False,
+        "retryAfter": None,
     }
     assert all(s["cache"] == "no-store" for s in run["sent"])
 
