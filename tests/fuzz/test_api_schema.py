@@ -10,6 +10,7 @@ connection at the end of the first request: inside the test's transaction it is 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +21,8 @@ from django.contrib.auth.models import User
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
-from hypothesis import HealthCheck
+from hypothesis import HealthCheck, Phase
+from hypothesis.errors import Flaky
 from pytest_django import Settings
 from schemathesis.checks import (
     content_type_conformance,
@@ -53,6 +55,8 @@ CHECKS = [
 EXAMPLES_PER_OPERATION = 25
 SCENARIOS = 60
 STEPS = 25
+#: The fewest steps a stateful run must take, even one Hypothesis ends early (``Flaky``).
+MOST_STEPS_ENDED_EARLY = 300
 #: The seats taken at the dealer's table (``ready_table``).
 TAKEN = (1, 2, 5)
 
@@ -66,6 +70,9 @@ def bounded(examples: int, *, steps: int = 0) -> hypothesis.settings:
         database=None,
         suppress_health_check=list(HealthCheck),
         stateful_step_count=steps or hypothesis.settings.default.stateful_step_count,
+        # No shrinking: a failed check is recorded, not raised, and a replay of steps against a
+        # database that moved on would not be the same run.
+        phases=(Phase.generate,),
     )
 
 
@@ -150,6 +157,7 @@ def test_runs_along_the_links_answer_as_documented(
     table, a seat, a marker) from the one before along the schema's links (a round opened, then
     wagers, no more bets, cards and the settlement), on the dealer's table."""
     found: list[str] = []
+    steps = 0
     limits = table_state(dealt)["limits"]
 
     class Workflow(api.as_state_machine()):  # type: ignore[misc]
@@ -174,7 +182,15 @@ def test_runs_along_the_links_answer_as_documented(
             return case.call(headers=token)
 
         def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            nonlocal steps
+            steps += 1
             validated(case, response, token, found)
 
-    Workflow.run(settings=bounded(SCENARIOS, steps=STEPS))
+    # Hypothesis may see a scenario draw differently from one it saw start alike (Flaky): the
+    # links a step may follow depend on the answers before it, and the database keeps what no
+    # rollback undoes (its sequences: ids), so two alike starts can part. Schemathesis' own
+    # runner ends the run there as this does; what ran was checked, and enough must have run.
+    with contextlib.suppress(Flaky):
+        Workflow.run(settings=bounded(SCENARIOS, steps=STEPS))
+    assert steps >= MOST_STEPS_ENDED_EARLY, f"only {steps} steps ran"
     assert not found, "\n".join(found)
