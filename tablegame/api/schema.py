@@ -609,7 +609,9 @@ class CommandSchema(AutoSchema):
             enforced(fields[name], described)
         if {"floorperson", "password"} <= set(fields) - set(schema.get("required", [])):
             # Together or neither (``voids.VoidInput.validate``).
-            schema["dependencies"] = {"floorperson": ["password"], "password": ["floorperson"]}
+            together = {"required": ["floorperson", "password"]}
+            either = [{"required": ["floorperson"]}, {"required": ["password"]}]
+            schema["anyOf"] = [together, {"not": {"anyOf": either}}]
         return schema
 
 

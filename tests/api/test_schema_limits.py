@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import jsonschema
 import pytest
 from rest_framework import serializers
 from rest_framework.test import APIClient
@@ -13,6 +14,7 @@ from rest_framework.test import APIClient
 from tablegame.api.schema import CARD, MONEY, NOT_BLANK, TEXT
 from tablegame.api.serializers import MOST_SEATS, CardInput, HouseMoneyInput, SitInput, WagerInput
 from tablegame.api.urls import COMMANDS
+from tablegame.api.voids import VoidInput
 
 
 @pytest.fixture
@@ -147,3 +149,18 @@ def test_links_lead_from_a_read_to_every_command_and_along_a_round(schema):
         for operation in operations.values():
             for link in operation["responses"].get("200", {}).get("links", {}).values():
                 assert link["operationId"] in operation_ids
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {},
+        {"floorperson": "floor", "password": "baccarat"},
+        {"floorperson": "floor"},
+        {"password": "x"},
+    ],
+)
+def test_the_void_takes_the_approvers_name_and_password_together_as_the_schema_says(schema, given):
+    body = {"reason": "Shoe ran out", **given}
+    documented = jsonschema.Draft4Validator(schema["components"]["schemas"]["VoidInput"])
+    assert documented.is_valid(body) == takes(VoidInput, **body) == (len(given) != 1)
