@@ -61,6 +61,10 @@ class Error(Document):
     fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="Malformed input only: the messages by field."
     )
+    request_id = serializers.CharField(
+        required=False,
+        help_text="A 503 (as a 500): the request's id, as in its X-Request-ID header.",
+    )
 
 
 class TableInfo(Document):
