@@ -300,6 +300,7 @@ class TabletPage(Page):
             if (
                 events
                 and change.get("changed") is not None
+                and not change.get("withheld")  # last round's wagers: read over HTTP
                 and self.sequence is not None
                 and events[0]["sequence"] == self.sequence + 1
             ):

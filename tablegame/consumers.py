@@ -30,11 +30,11 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
 
 Refusals accept the socket and close it at once with a code the script understands (a close before
 accepting reaches the browser only as a failed handshake): 4401 not logged in, 4403 the role may
-not watch this (``casino.access``; the close reason says why; the refusal is kept in the record
-of sign-ins and refusals, ``casino.refusals``), 4404 no such table or pit (or no socket at that
-path: ``no_such_socket``). A socket opened while notices cannot be had (Redis
-away) is closed with 1013, "try again later": live.js reconnects, and the hello it then gets
-brings the screen up to date from the database.
+not watch this (``casino.access``), or a dealer another table than theirs (the close reason
+says why; the refusal is kept in the record of sign-ins and refusals, ``casino.refusals``), 4404
+no such table or pit (or no socket at that path: ``no_such_socket``). A socket opened while
+notices cannot be had (Redis away) is closed with 1013, "try again later": live.js reconnects,
+and the hello it then gets brings the screen up to date from the database.
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ from django.db import DataError
 from redis.exceptions import RedisError
 
 from casino import access, refusals
+from casino.roles import Actor
 from tablegame.broadcast import meter_group, table_group
+from tablegame.dealers import dealer_refusal
 from tablegame.models import MustHitProgressive, Table
 from tablegame.selectors import last_sequence_of_tables
 
@@ -111,6 +113,11 @@ async def _accept_and_close(receive: Any, send: Any, code: int, reason: str) -> 
 @database_sync_to_async
 def _decide(user: access.Person, what: str) -> access.Decision:
     return access.decide(user, what)
+
+
+@database_sync_to_async
+def _dealer_refusal(user: access.Person, table_id: int) -> str | None:
+    return dealer_refusal(cast(Actor, user), table_id)
 
 
 @database_sync_to_async
@@ -190,8 +197,7 @@ class Watch(AsyncJsonWebsocketConsumer):
         # Channels' lazy user object stands for the session's User.
         decision = await _decide(cast(access.Person, user), self.access)
         if not decision.allowed:
-            await _refused(cast(access.Person, user), self.access, self.scope)
-            await self.close(code=FORBIDDEN, reason=close_reason(decision.reason))
+            await self.refuse(user, decision.reason)
             return
         # Join before reading the sequences: a change committed in between is then either in the
         # hello or arrives as a notice after it (messages wait until connect() has returned).
@@ -209,11 +215,25 @@ class Watch(AsyncJsonWebsocketConsumer):
         if hello is None:
             await self.close(code=NOT_FOUND)
             return
+        reason = await self.refusal(user)  # once the table is known to exist
+        if reason is not None:
+            await self.refuse(user, reason)  # the groups joined are left on disconnect
+            return
         await self.say_hello(hello)
         self._heartbeat = asyncio.create_task(self._beat(), name=f"hello {self.channel_name}")
 
     async def disconnect(self, code: int) -> None:
         self._stop_heartbeat()
+
+    async def refuse(self, user: Any, reason: str) -> None:
+        """Close 4403 saying why, the refusal kept in the record."""
+        await _refused(cast(access.Person, user), self.access, self.scope)
+        await self.close(code=FORBIDDEN, reason=close_reason(reason))
+
+    async def refusal(self, user: Any) -> str | None:
+        """Why this person, whom the policy lets follow such sockets, may not follow this one
+        (None: they may)."""
+        return None
 
     async def groups_to_join(self) -> list[str]:
         raise NotImplementedError
@@ -341,6 +361,11 @@ class TableConsumer(Watch):
     @property
     def table_id(self) -> int:
         return int(self.scope["url_route"]["kwargs"]["table_id"])
+
+    async def refusal(self, user: Any) -> str | None:
+        """A dealer follows only the table they may deal, as they read only its state over HTTP
+        (``tablegame.dealers``): its notices carry the round in play, wagers and all."""
+        return await _dealer_refusal(user, self.table_id)
 
     async def groups_to_join(self) -> list[str]:
         return [table_group(self.table_id), *[meter_group(m) for m in await _meters(self.table_id)]]

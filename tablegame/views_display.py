@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -23,6 +24,7 @@ from django.views.decorators.cache import never_cache
 from baccarat.outcome import Winner
 from baccarat.roads import Result, roads
 from casino import access
+from tablegame.dealers import dealer_refusal
 from tablegame.models import Round, Shoe, Table
 from tablegame.progressives import has_progressives
 from tablegame.selectors import last_sequence
@@ -103,6 +105,14 @@ def table_display(request: HttpRequest, table_id: int) -> HttpResponse:
     """The scoreboard page; it follows the table through ``Live`` or by polling."""
     table = get_object_or_404(Table, pk=table_id)
     board = scoreboard(table)
+    # The table's socket carries the round in play, wagers and all: a dealer follows only the
+    # table they may deal (``tablegame.consumers``). Another table's display, opened under a
+    # dealer's account, shows the scoreboard from its roads, read every few seconds.
+    user = request.user
+    assert isinstance(user, User)  # signed in (``access.page``)
+    live_script = LIVE_SCRIPT if finders.find(LIVE_SCRIPT) else None
+    if dealer_refusal(user, table) is not None:
+        live_script = None
     return render(
         request,
         "display.html",
@@ -111,7 +121,7 @@ def table_display(request: HttpRequest, table_id: int) -> HttpResponse:
             "has_progressives": has_progressives(table),
             "board": board,
             "counts": board["roads"]["counts"],
-            "live_script": LIVE_SCRIPT if finders.find(LIVE_SCRIPT) else None,
+            "live_script": live_script,
         },
     )
 

@@ -1,7 +1,8 @@
-"""A settlement's notice is heard by every screen that follows the table, another table's dealer
-and a display included: it never carries the last round's wagers to repeat, which only the
-table's own dealer and the floor may read (issue 28). The tablet that settled has them in its
-answer; the table's tablet reads them over HTTP when a notice says it withheld them."""
+"""A settlement's notice is heard by every screen that follows the table (the pit's, a display,
+surveillance): it never carries the last round's wagers to repeat, which only the table's own
+dealer and the floor may read (issue 28); another table's dealer may not follow it at all. The
+tablet that settled has them in its answer; the table's tablet reads them over HTTP when a notice
+says it withheld them."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from casino.models import AccessRefusal
 from tablegame.broadcast import notice_change
-from tests.realtime.conftest import opened, socket
+from tests.realtime.conftest import opened, refusal, socket
 from tests.tablegame.conftest import ready_table
 
 WAGERS = [
@@ -23,7 +25,7 @@ WAGERS = [
 
 
 def test_a_settlement_notice_carries_no_wager_to_repeat(live_floor: dict[str, User]) -> None:
-    dealer, other_dealer, display = live_floor["dealer"], live_floor["dealer2"], live_floor["clerk"]
+    dealer, pit, surveillance = (live_floor[u] for u in ("dealer", "clerk", "surveillance"))
     table = ready_table("ma-mini", dealer, live_floor["floor"])
     tablet = APIClient()
     tablet.force_login(dealer)
@@ -49,7 +51,7 @@ def test_a_settlement_notice_carries_no_wager_to_repeat(live_floor: dict[str, Us
             post("round/cards/", {"card": card})
         return post("round/settle/")
 
-    listeners = [socket(api.replace("/api/", "/ws/"), user=u) for u in (other_dealer, display)]
+    listeners = [socket(api.replace("/api/", "/ws/"), user=u) for u in (pit, surveillance)]
 
     async def scenario() -> tuple[dict[str, Any], list[str]]:
         for client in listeners:
@@ -79,7 +81,7 @@ def test_a_settlement_notice_carries_no_wager_to_repeat(live_floor: dict[str, Us
     assert state["sequence"] == answer["sequence"]
     assert state["repeat"] == answer["repeat"]
     refused = APIClient()
-    refused.force_login(other_dealer)
+    refused.force_login(live_floor["dealer2"])
     assert refused.get(api).status_code == 403
 
 
@@ -89,3 +91,41 @@ def test_a_change_without_helps_is_told_as_answered() -> None:
     assert notice_change(answer, text) is text
     told = json.loads(notice_change({**answer, "changed": ["round", "repeat"], "repeat": [1]}))
     assert told == {**answer, "withheld": ["repeat"]}
+
+
+def test_another_tables_dealer_may_not_follow_the_table(live_floor: dict[str, User]) -> None:
+    """Its notices carry the round in play, wagers and all: a dealer follows only the table
+    they may deal, as they read only its state (refused 4403, the reason said, the refusal
+    kept); the table's own dealer follows it."""
+    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
+    path = f"/ws/tables/{table.pk}/"
+
+    other, own = (socket(path, user=live_floor[u]) for u in ("dealer2", "dealer"))
+
+    async def scenario() -> tuple[int, dict[str, Any]]:
+        code = await refusal(other)
+        hello = await opened(own)
+        await own.disconnect()
+        return code, hello
+
+    code, hello = async_to_sync(scenario)()
+    assert code == 4403
+    assert hello["table"] == table.pk
+    kept = AccessRefusal.objects.get(username="dealer2")
+    assert (kept.what, kept.path) == ("socket:table", path)
+
+
+def test_another_tables_display_under_a_dealers_account_reads_its_roads(
+    live_floor: dict[str, User],
+) -> None:
+    """The display page of a table the dealer may not deal opens, without the table's socket
+    (display.js reads the roads every few seconds instead); their own table's display follows
+    it live."""
+    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
+    browser = APIClient()
+    browser.force_login(live_floor["dealer2"])
+    other = browser.get(f"/display/{table.pk}/")
+    assert other.status_code == 200
+    assert "js/live.js" not in other.content.decode()
+    browser.force_login(live_floor["dealer"])
+    assert "js/live.js" in browser.get(f"/display/{table.pk}/").content.decode()

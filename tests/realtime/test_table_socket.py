@@ -31,7 +31,7 @@ def test_a_dealer_joining_a_table_is_told_its_last_sequence(live_floor):
 def test_a_table_with_no_events_yet_says_sequence_zero(live_floor):
     demo = table_for("ma-big")  # a table of the demo has its dealer's assignment recorded
     table = Table.objects.create(pit=demo.pit, name="BB-9", profile="ma-big", seat_count=14)
-    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["dealer"])
+    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["floor"])
 
     async def scenario():
         hello = await opened(client)
