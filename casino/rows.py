@@ -6,10 +6,11 @@ round trip itself; these helpers turn such a statement's columns back into model
 fields' database converters applied, related objects left to the caller. They work on the
 default database, the only one the project has.
 
-Writes asked ``later`` inside :func:`collecting` (a command of the API) wait for the block's
-next :func:`insert_then`, which writes them in its one statement (PostgreSQL; elsewhere, and
-outside such a block, they are written at once). Only writes whose rows nothing reads back from
-the database before then may wait.
+Each write is here twice: run now (``insert``, ``update``, ``update_many``, ``upsert_add``) or
+made as a statement (``update_statement``, ``update_many_statement``, ``upsert_add_statements``)
+for :func:`insert_then` to run with a command's new rows and its record, in one statement. Which
+writes wait, and when they are run, is decided above, by the command's unit of work
+(``tablegame.work``): the actions write through it, never here.
 """
 
 from __future__ import annotations
@@ -32,20 +33,6 @@ M = TypeVar("M", bound=models.Model)
 
 #: A statement and its parameters.
 Statement = tuple[str, list[Any]]
-#: A write waiting for ``insert_then``: a row and the fields to update (written as they stand
-#: then), or a statement made already.
-Waiting = tuple[models.Model, tuple[str, ...]] | Statement
-_waiting: ContextVar[list[Waiting] | None] = ContextVar("rows_waiting", default=None)
-
-
-@contextmanager
-def collecting() -> Iterator[None]:
-    """Inside this block, writes asked ``later`` wait for the next ``insert_then``."""
-    token = _waiting.set([])
-    try:
-        yield
-    finally:
-        _waiting.reset(token)
 
 
 _cursor: ContextVar[CursorWrapper | None] = ContextVar("rows_cursor", default=None)
@@ -78,41 +65,14 @@ def cursor() -> Iterator[CursorWrapper]:
         yield made
 
 
-def _queue(later: bool) -> list[Waiting] | None:
-    """Where a write asked ``later`` waits, if it may wait."""
-    if not later or connection.vendor != "postgresql":
-        return None
-    return _waiting.get()
-
-
-def _run(statements: Sequence[Statement], *, later: bool = False) -> None:
-    """Run ``statements`` as one, or queue them (``later``)."""
-    queue = _queue(later)
-    if queue is not None:
-        queue.extend(statements)
-        return
+def _run(statements: Sequence[Statement]) -> None:
+    """Run ``statements`` as one."""
     with cursor() as statement:
         statement.execute(_chained([sql for sql, _ in statements]), _values(statements))
 
 
 def _values(statements: Sequence[Statement]) -> list[Any]:
     return [value for _, values in statements for value in values]
-
-
-def _made_waiting() -> list[Statement]:
-    """The writes waiting, as statements (a row's fields as they stand now), emptied."""
-    queue = _waiting.get()
-    if not queue:
-        return []
-    made: list[Statement] = []
-    for first, second in queue:
-        if isinstance(first, models.Model):
-            sql, written = _update_statement(type(first), tuple(second))
-            made.append((sql, [*_prepared(first, written, adding=False), first.pk]))
-        else:
-            made.append((first, list(second)))
-    queue.clear()
-    return made
 
 
 @cache
@@ -250,13 +210,17 @@ def insert(obj: M) -> M:
     return _inserted(obj, sql, _prepared(obj, written, adding=True))
 
 
-def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | None:
-    """The writes waiting (``collecting``), then insert ``first`` (rows whose keys nobody reads
-    back: events, settlement steps, a card) and ``then`` (its key read back), in one statement
-    on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's changes and
-    its record, one round trip."""
-    waiting = _made_waiting()
+def insert_then(
+    first: Sequence[models.Model], then: M | None = None, *, before: Sequence[Statement] = ()
+) -> M | None:
+    """Run ``before`` (statements made here), then insert ``first`` (rows whose keys nobody
+    reads back: events, settlement steps, a card) and ``then`` (its key read back), in one
+    statement on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's
+    changes and its record, one round trip. (Elsewhere ``before`` is empty: nothing waits.)"""
+    waiting = list(before)
     if connection.vendor != "postgresql" or not (first or waiting):
+        if waiting:
+            _run(waiting)
         for obj in first:
             insert(obj)
         return insert(then) if then is not None else None
@@ -288,33 +252,32 @@ def insert_then(first: Sequence[models.Model], then: M | None = None) -> M | Non
     return _inserted(then, sql, values)
 
 
-def update(obj: models.Model, names: Sequence[str], *, later: bool = False) -> None:
-    """``obj.save(update_fields=names)`` as one statement written once per model and fields;
-    ``later``: with the next ``insert_then``, the fields as they stand then (``collecting``)."""
-    queue = _queue(later)
-    if queue is not None:
-        for index, item in enumerate(queue):
-            if item[0] is obj:  # one UPDATE per row in a statement: the fields merged
-                queue[index] = (obj, tuple(dict.fromkeys([*item[1], *names])))
-                return
-        queue.append((obj, tuple(names)))
-        return
+def update(obj: models.Model, names: Sequence[str]) -> None:
+    """``obj.save(update_fields=names)`` as one statement written once per model and fields."""
+    _run([update_statement(obj, names)])
+
+
+def update_statement(obj: models.Model, names: Sequence[str]) -> Statement:
+    """The statement of ``update``, the fields as they stand now."""
     sql, written = _update_statement(type(obj), tuple(names))
-    with cursor() as statement:
-        statement.execute(sql, [*_prepared(obj, written, adding=False), obj.pk])
+    return sql, [*_prepared(obj, written, adding=False), obj.pk]
 
 
-def update_many(objs: Sequence[models.Model], names: Sequence[str], *, later: bool = False) -> None:
+def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
     """``bulk_update(objs, names)`` in one statement whatever their number; on PostgreSQL an
-    ``UPDATE ... FROM (VALUES ...)`` written here (the ORM's ``CASE WHEN`` per row and field
-    costs more to compile than to run), elsewhere the ORM's. ``later``: with the next
-    ``insert_then`` (``collecting``)."""
+    ``UPDATE ... FROM (VALUES ...)`` written here (``update_many_statement``: the ORM's ``CASE
+    WHEN`` per row and field costs more to compile than to run), elsewhere the ORM's."""
     if not objs:
         return
-    model = type(objs[0])
     if connection.vendor != "postgresql":
-        model._default_manager.bulk_update(objs, names, batch_size=len(objs))
+        type(objs[0])._default_manager.bulk_update(objs, names, batch_size=len(objs))
         return
+    _run([update_many_statement(objs, names)])
+
+
+def update_many_statement(objs: Sequence[models.Model], names: Sequence[str]) -> Statement:
+    """The statement of ``update_many`` on PostgreSQL (``objs`` not empty)."""
+    model = type(objs[0])
     pk = _pk(model)
     written = _written(model, tuple(names))
     typed = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in [pk, *written])
@@ -327,7 +290,7 @@ def update_many(objs: Sequence[models.Model], names: Sequence[str], *, later: bo
         f"WHERE {table(model)}.{quoted(pk)} = v.{quoted(pk)}"
     )
     values = [value for obj in objs for value in [obj.pk, *_prepared(obj, written, adding=False)]]
-    _run([(sql, values)], later=later)
+    return sql, values
 
 
 @dataclass(frozen=True)
@@ -345,15 +308,14 @@ class Addition:
 SqlValues = Mapping[str, tuple[str, Sequence[Any]]]
 
 
-def upsert_add(*additions: Addition, sql: SqlValues | None = None, later: bool = False) -> None:
+def upsert_add(*additions: Addition, sql: SqlValues | None = None) -> None:
     """Add each row's figures to the row with its key, or insert it: on PostgreSQL one
     ``INSERT ... VALUES ... ON CONFLICT (key) DO UPDATE SET f = t.f + EXCLUDED.f`` per
     model, several models in one statement (each but the last in a ``WITH``), whatever the
-    number of rows; elsewhere the ORM's, row by row.
+    number of rows (``upsert_add_statements``); elsewhere the ORM's, row by row.
 
     ``sql``: a field (by name) written by an SQL expression and its parameters instead of a
     value, the same in every row of every model that has the field (PostgreSQL only).
-    ``later``: with the next ``insert_then`` (``collecting``).
     """
     additions = tuple(a for a in additions if a.rows)
     if not additions:
@@ -363,7 +325,12 @@ def upsert_add(*additions: Addition, sql: SqlValues | None = None, later: bool =
         for addition in additions:
             _orm_add(addition)
         return
-    _run([_upsert_add_statement(addition, sql or {}) for addition in additions], later=later)
+    _run(upsert_add_statements(*additions, sql=sql))
+
+
+def upsert_add_statements(*additions: Addition, sql: SqlValues | None = None) -> list[Statement]:
+    """The statements of ``upsert_add`` on PostgreSQL."""
+    return [_upsert_add_statement(a, sql or {}) for a in additions if a.rows]
 
 
 def _upsert_add_statement(addition: Addition, sql: SqlValues) -> tuple[str, list[Any]]:

@@ -8,8 +8,8 @@ ten queries, each compiled anew; here it is one SQL statement, written once from
 columns (``casino.rows``), whose rows become model instances as the ORM would make them:
 
 - the round's ``wagers``, ``cards`` and ``irregularities`` are its prefetched relations
-  (``game.wagers.all()`` reads no more), kept in order when the action adds one
-  (``add_wager``, ``add_card``, ``keep_list``);
+  (``game.wagers.all()`` reads no more), kept as the action changes them by the command's unit
+  of work (``tablegame.work``: ``add_to``, ``keep``, ``forget``);
 - ``live(table)`` answers the actions' questions (``round``, ``shoe``, ``seats``, ``limit``);
 - ``shoe.last_round_number()`` answers from what was read here;
 - between rounds at a California table whose player-dealer has banked a hand in the position,
@@ -62,6 +62,7 @@ from tablegame.models import (
 )
 from tablegame.models.rounds import ACTIVE_ROUND_STATES, ENDED_ROUND_STATES
 from tablegame.models.vigorish import CommandRecord
+from tablegame.work import prefetch, relate
 
 M = TypeVar("M", bound=models.Model)
 
@@ -102,7 +103,7 @@ class Live:
         game = ended.select_related("shoe").order_by("-settled_at", "-pk").first()
         if game is None:
             return None
-        _prefetch(game, "steps", list(game.steps.all()))
+        prefetch(game, "steps", list(game.steps.all()))
         seat = game.player_dealer_seat
         same_player = (
             seat is not None
@@ -200,48 +201,6 @@ def live(table: Table) -> Live:
     return found
 
 
-def add_wager(game: Round, wager: Wager) -> None:
-    """A wager the action made: into the round's prefetched wagers, in the models' order."""
-    cached = _prefetched(game, "wagers")
-    if cached is not None:
-        cached.append(wager)
-        cached.sort(key=lambda w: (-w.seat, w.type))
-
-
-def drop_wager(game: Round, seat: int, wager_type: str) -> None:
-    """A wager the action deleted: out of the round's prefetched wagers."""
-    cached = _prefetched(game, "wagers")
-    if cached is not None:
-        cached[:] = [w for w in cached if (w.seat, w.type) != (seat, wager_type)]
-
-
-def add_card(game: Round, card: Card) -> None:
-    """A card the action dealt: at the end of the round's prefetched cards."""
-    cached = _prefetched(game, "cards")
-    if cached is not None:
-        cached.append(card)
-
-
-def reread(game: Round, *names: str) -> None:
-    """The action changed these lists of the round in the database (an ``update()``, rows it
-    read on its own): read them again when next asked for."""
-    cached = getattr(game, "_prefetched_objects_cache", {})
-    for name in names:
-        cached.pop(name, None)
-
-
-def new_round(game: Round) -> None:
-    """A round the action opened has nothing under it yet: its lists need no reading."""
-    for name in ("wagers", "cards", "steps", "irregularities"):
-        _prefetch(game, name, [])
-
-
-def keep_list(parent: models.Model, name: str, found: list[Any]) -> None:
-    """The action knows the whole list ``name`` of a row (the round's steps, the table's meters)
-    as it now stands, written or to be written with the command: no need to read it."""
-    _prefetch(parent, name, found)
-
-
 def locked_tables() -> QuerySet[Table]:
     """Tables to lock: the row only (``of=self``), with its pit, ``FOR NO KEY UPDATE``.
 
@@ -274,7 +233,7 @@ def lock(table_id: int) -> Table | None:
     table = rows.instance(Table, list(row[:width]))
     pit = rows.instance(Pit, list(row[width:]))
     assert table is not None and pit is not None
-    table._state.fields_cache["pit"] = pit
+    relate(table, "pit", pit)
     return table
 
 
@@ -286,11 +245,6 @@ def _lock_statement() -> str:
         f"JOIN {rows.table(Pit)} p ON p.{q('id')} = t.{c(Table, 'pit')} "
         f"WHERE t.{q('id')} = %s FOR NO KEY UPDATE OF t"
     )
-
-
-def _prefetched(game: Round, name: str) -> list[Any] | None:
-    queryset = getattr(game, "_prefetched_objects_cache", {}).get(name)
-    return None if queryset is None else queryset._result_cache
 
 
 def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
@@ -320,14 +274,14 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     if game is None:  # no round in play: the rules are the record in force (``rules_record``)
         facts.__dict__["rules_record"] = rules
     else:
-        game._state.fields_cache["table"] = table
+        relate(game, "table", table)
         if rules is not None:
-            game._state.fields_cache["rules"] = rules
+            relate(game, "rules", rules)
         if shoe is not None and shoe.pk == game.shoe_id:
-            game._state.fields_cache["shoe"] = shoe
-        _prefetch(game, "wagers", _children(Wager, _json(wagers), game))
-        _prefetch(game, "cards", _children(Card, _json(cards), game))
-        _prefetch(game, "irregularities", _children(Irregularity, _json(irregularities), game))
+            relate(game, "shoe", shoe)
+        prefetch(game, "wagers", _children(Wager, _json(wagers), game))
+        prefetch(game, "cards", _children(Card, _json(cards), game))
+        prefetch(game, "irregularities", _children(Irregularity, _json(irregularities), game))
     facts.user_id, facts.head_at = user_id, head_at
     facts.assignments = [(a[0], a[1], a[2], a[3]) for a in json.loads(assignments)]
     facts.__dict__.update(
@@ -424,14 +378,14 @@ def _banked(text: str) -> Banked:
     whether its player-dealer's seat has had the same player since."""
     row, steps, shoe, same_player = _DECODER.decode(text)
     game = rows.from_json(Round, row)
-    _prefetch(game, "steps", _children(SettlementStep, steps, game))
+    prefetch(game, "steps", _children(SettlementStep, steps, game))
     return Banked(game, shoe=shoe, same_player=same_player)
 
 
 def _children(model: type[M], read: list[dict[str, Any]], parent: Round) -> list[M]:
     found = [rows.from_json(model, data) for data in read]
     for row in found:
-        row._state.fields_cache["round"] = parent
+        relate(row, "round", parent)
     return found
 
 
@@ -442,29 +396,3 @@ _DECODER = json.JSONDecoder(parse_float=Decimal)
 def _json(text: str) -> list[dict[str, Any]]:
     data: list[dict[str, Any]] = _DECODER.decode(text)
     return data
-
-
-def _prefetch(parent: models.Model, name: str, found: list[Any]) -> None:
-    """Set ``found`` as the row's prefetched relation ``name`` (as ``prefetch_related`` does):
-    the queryset the related manager would make, without making the manager. Its filter on the
-    row is Django's deferred one, as the manager leaves it: applied only if a call chains on
-    it (``game.wagers.filter(...)``), which then reads the database for this row alone."""
-    model, field = _relation(type(parent), name)
-    queryset: Any = model._default_manager.get_queryset()  # its private parts are set here
-    queryset._hints = {"instance": parent}
-    queryset._deferred_filter = (False, (), {field.name: parent})
-    queryset._known_related_objects = {field: {parent.pk: parent}}
-    queryset._result_cache = found
-    queryset._prefetch_done = True
-    cached: dict[str, Any] = parent.__dict__.setdefault("_prefetched_objects_cache", {})
-    cached[name] = queryset
-
-
-@cache
-def _relation(parent: type[models.Model], name: str) -> tuple[type[models.Model], Any]:
-    """The model of the row's relation ``name`` and its foreign key to the row."""
-    relation = parent._meta.get_field(name)
-    assert isinstance(relation, models.ManyToOneRel)
-    model = relation.related_model
-    assert isinstance(model, type)
-    return model, relation.field

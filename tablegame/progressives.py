@@ -41,10 +41,9 @@ from baccarat.royal9 import (
 from baccarat.settlement import Settlement
 from baccarat.wagertypes import WagerType
 from tablegame import events
-from tablegame.actions.common import insert_later, record, update_later
+from tablegame.actions.common import record
 from tablegame.broadcast import announce_meter
 from tablegame.errors import ActionError
-from tablegame.live import keep_list
 from tablegame.models import (
     MustHitProgressive,
     MustHitWin,
@@ -53,6 +52,7 @@ from tablegame.models import (
     Round,
     Table,
 )
+from tablegame.work import work
 
 CENT = Decimal("0.01")
 #: The fields of a meter that a contribution changes, and those that a win changes.
@@ -125,7 +125,7 @@ def contribute(table: Table, game: Round, rules: RulesSubmission) -> list[Progre
     staked = [(w.seat, w.amount) for w in game.wagers.all() if w.type == WagerType.ROYAL9.value]
     meters = list(ProgressiveMeter.objects.select_for_update().filter(table=table).order_by("pk"))
     # The meters as they will stand when the command writes: its answer reads them from here.
-    keep_list(table, "meters", sorted(meters, key=lambda m: m.name))
+    work().keep(table, "meters", sorted(meters, key=lambda m: m.name))
     wagered = sum((amount for _seat, amount in staked), Decimal(0))
     if not wagered:
         return meters
@@ -141,9 +141,9 @@ def contribute(table: Table, game: Round, rules: RulesSubmission) -> list[Progre
         changes.append(events.MeterChange(meter.name, meter.amount - before, meter.amount))
         # Written with the command's record, as the meter stands then: a win reseeds it first
         # (``reseed_won``), and the one UPDATE takes both, as the database's guard wants a win.
-        update_later(meter, METER_CONTRIBUTED)
+        work().save(meter, METER_CONTRIBUTED)
     won = _feed_must_hit(table, game, wagered, sorted({s for s, _a in staked}), entries, changes)
-    insert_later(entries)
+    work().add_all(entries)
     record(
         table,
         None,
@@ -196,7 +196,7 @@ def _feed_must_hit(
     # Every linked table's screens: the amount, or read it again after a hit (its win, its reset).
     transaction.on_commit(lambda: announce_meter(meter_id, name, after, read=hit))
     if not hit:
-        update_later(meter, METER_CONTRIBUTED)  # with the command's record
+        work().save(meter, METER_CONTRIBUTED)  # with the command's record
         return []
     seat = must_hit_winner(participants, RANDOM)
     waiting = MustHitWin.objects.filter(meter=meter, status=MustHitWin.Status.PENDING).count()
@@ -257,7 +257,7 @@ def _reset_must_hit(
         )
     meter.hit_value, meter.hit_nonce = draw_hit_value(_config_of(meter))
     meter.amount, meter.hits = meter.reset, meter.hits + 1
-    meter.save()
+    work().save_now(meter)
     entries.append(_entry(Entry.RESET, table, game, before, meter.amount, must_hit=meter))
     return events.ProgressiveReset(
         meter=meter.name,
@@ -302,7 +302,7 @@ def reseed_won(
                 )
             )
         meter.amount, meter.hits, meter.updated_at = meter.reseed, meter.hits + 1, timezone.now()
-        update_later(meter, METER_RESEEDED)  # merged with its contribution: one UPDATE
+        work().save(meter, METER_RESEEDED)  # merged with its contribution: one UPDATE
         entries.append(_entry(Entry.RESET, table, game, before, meter.amount, royal9=meter))
         record(
             table,
@@ -316,7 +316,7 @@ def reseed_won(
             None,
             events.ProgressiveReset(meter=meter.name, amount=meter.amount, round=game.number),
         )
-    insert_later(entries)
+    work().add_all(entries)
 
 
 # --- Reading: screens, the console, accounting ---------------------------------------------

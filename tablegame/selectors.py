@@ -35,6 +35,7 @@ from tablegame.models import (
     Table,
     VigorishMarker,
 )
+from tablegame.work import prefetched
 
 
 def table_state(table: Table) -> dict[str, Any]:
@@ -449,7 +450,10 @@ def _preview(game: Round, cards: Sequence[Card]) -> list[dict[str, Any]]:
         )
     done: list[SettlementStep] = []
     if any(w.type == WagerType.HOUSE_MONEY.value for w in wagers):
-        done = list(game.steps.all())
+        kept = prefetched(game, "steps")
+        # Not kept: read by the round's key alone (the models' order of steps joins the round,
+        # whose row the command's unit of work may hold a write to).
+        done = kept if kept is not None else list(game.steps.order_by("index"))
     return tablet.preview(game, rules, cards=cards, wagers=wagers, meters=meters, done=done)
 
 

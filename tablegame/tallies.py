@@ -27,6 +27,7 @@ from casino.gaming_day import gaming_day_sql
 from casino.models import Casino, Pit
 from tablegame import tallying
 from tablegame.models import Round, RoundTally, SettlementStep, Shoe, Table, Wager, WagerTally
+from tablegame.work import work
 
 
 def add_settled(
@@ -34,12 +35,10 @@ def add_settled(
     game: Round,
     wagers: Iterable[Wager],
     steps: Iterable[SettlementStep],
-    *,
-    later: bool = False,
 ) -> None:
     """Add a settled round, its wagers (House Money's included) and its steps to the tallies of
-    its gaming day: one statement whatever the number of wagers (``later``: with the command's
-    record, ``casino.rows.collecting``)."""
+    its gaming day: one statement whatever the number of wagers, with the command's record
+    (``tablegame.work``)."""
     settled = [
         tallying.SettledWager(
             seat=w.seat,
@@ -59,7 +58,7 @@ def add_settled(
     figures = tallying.round_figures(
         void=False, steps=[(s.action, s.wager_type, s.amount) for s in steps]
     )
-    _add(table, game, tallying.wager_groups(settled), figures, later=later)
+    _add(table, game, tallying.wager_groups(settled), figures)
 
 
 def add_void(table: Table, game: Round) -> None:
@@ -72,8 +71,6 @@ def _add(
     game: Round,
     groups: Sequence[dict[str, Any]],
     figures: dict[str, Any],
-    *,
-    later: bool = False,
 ) -> None:
     assert game.settled_at is not None
     wagers = [
@@ -88,11 +85,10 @@ def _add(
         wagers = [{**w, "day": day} for w in wagers]
         played = [{**p, "day": day} for p in played]
         sql = None
-    rows.upsert_add(
+    work().add_up(
         rows.Addition(WagerTally, WagerTally.KEY, wagers),
         rows.Addition(RoundTally, RoundTally.KEY, played),
         sql=sql,
-        later=later,
     )
 
 

@@ -6,15 +6,16 @@ transaction rolls back, so a refusal changes nothing), then the change and its e
 same transaction, and a notice to the screens only once it has committed.
 
 The API runs one action per request inside :func:`command`: one transaction for the whole
-command (no savepoint per action), the table locked once, and the events the action recorded
-collected for the answer (``Command.events``).
+command (no savepoint per action), the table locked once, the events the action recorded
+collected for the answer (``Command.events``), and the command's unit of work
+(``tablegame.work``), through which every action writes.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -23,7 +24,7 @@ from typing import Any, ParamSpec, TypeVar
 from django.contrib.auth.models import User
 from django.db import models, transaction
 
-from casino import access, roles, rows
+from casino import access, roles
 from casino.record import Head, payload_row, record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change
@@ -31,7 +32,8 @@ from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.events import TablePayload, event_data
 from tablegame.live import locked_tables
-from tablegame.models import Card, Round, Shoe, Table
+from tablegame.models import Table
+from tablegame.work import Work, unit
 
 M = TypeVar("M", bound=models.Model)
 
@@ -49,27 +51,14 @@ def require(actor: Actor, what: str) -> None:
 
 @dataclass
 class Command:
-    """One command of the API in progress: its table, locked once, and the events it recorded."""
+    """One command of the API in progress: its table, locked once, the events it recorded, and
+    its unit of work (``tablegame.work``), which holds its writes until its record is written."""
 
     table: Table
+    work: Work
     head: Head | None = None
     """The table's chain head, read after the lock; kept up to date as events are appended."""
     events: list[tuple[int, TablePayload]] = field(default_factory=list)
-    game: Round | None = None
-    """The round in play that the action changed and saved, when it stays the one in play."""
-    shoe: Shoe | None = None
-    """Likewise the shoe in play."""
-    cards: list[Card] | None = None
-    """The round's cards, in dealing order, when the action has them all."""
-    unwritten: list[models.Model] = field(default_factory=list)
-    """Rows made but not yet written, the events recorded among them (``write``)."""
-
-    def write(self, then: M | None = None) -> M | None:
-        """Write the changes waiting (``rows.collecting``: rows updated ``later``) and the rows
-        made (the events recorded among them), then ``then`` (the command's record), in one
-        statement."""
-        found, self.unwritten = self.unwritten, []
-        return rows.insert_then(found, then)
 
 
 _command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
@@ -84,14 +73,13 @@ def command(table: Table, head: Head | None = None) -> Iterator[Command]:
     aborts the whole transaction: the caller rolls it back), and collect their events.
     ``head``: the table's chain head, if the caller read it after taking the lock."""
     assert transaction.get_connection().in_atomic_block, "command() runs inside atomic()"
-    current = Command(table, head)
-    token = _command.set(current)
-    try:
-        with rows.collecting():  # the actions' writes asked ``later`` wait for ``write``
+    with unit() as writes:  # the actions' writes wait for its flush
+        current = Command(table, writes, head)
+        token = _command.set(current)
+        try:
             yield current
-            current.write()  # whatever the caller did not write with its record
-    finally:
-        _command.reset(token)
+        finally:
+            _command.reset(token)
 
 
 P = ParamSpec("P")
@@ -119,45 +107,6 @@ def action(function: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def insert_later(found: Sequence[models.Model]) -> None:
-    """New rows whose keys nobody reads: inside a command, written with its record (one
-    statement, ``Command.write``); outside one, now."""
-    current = _command.get()
-    if current is not None:
-        current.unwritten.extend(found)
-    else:
-        rows.insert_then(found)
-
-
-def insert_now_or_later(obj: M) -> M:
-    """A new row whose key the command does not read back: inside a command, written with its
-    record (one statement, ``Command.write``; its key stays unread); outside one, now, with its
-    key."""
-    current = _command.get()
-    if current is None:
-        return rows.insert(obj)
-    current.unwritten.append(obj)
-    return obj
-
-
-def update_later(obj: models.Model, names: Sequence[str]) -> None:
-    """A row's fields changed that nothing reads back from the database before the command
-    ends (the action hands the row over to the answer): inside a command, written with its
-    record, as they stand then (one statement, ``Command.write``); outside one, now."""
-    rows.update(obj, names, later=True)
-
-
-def hand_over(
-    *, game: Round | None = None, shoe: Shoe | None = None, cards: list[Card] | None = None
-) -> None:
-    """Inside a command, tell the answer which round and shoe in play the action changed and
-    saved (and the round's cards), so that it does not read them again (outside one, nothing to
-    do)."""
-    current = _command.get()
-    if current is not None:
-        current.game, current.shoe, current.cards = game, shoe, cards
-
-
 def lock_table(table: Table | int) -> Table:
     """The table row, locked until the transaction ends (the command's, when it holds it).
 
@@ -176,11 +125,11 @@ def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
     announce it after commit; returns its sequence."""
     current = _command.get()
     ours = current is not None and current.table.pk == table.pk
-    if current is not None and ours:  # written with the command's record (``Command.write``)
+    if current is not None and ours:  # written with the command's record (its unit's flush)
         event = payload_row(
             chain_id=table.chain_id, actor=actor, payload=payload, head=current.head
         )
-        current.unwritten.append(event)
+        current.work.add(event)
         current.head = Head(event.sequence, event.hash)
         current.events.append((event.sequence, payload))  # the answer tells the screens once
         return event.sequence

@@ -22,12 +22,12 @@ from tablegame.actions.common import (
     action,
     check_approver,
     check_text,
-    hand_over,
     lock_table,
     record,
 )
 from tablegame.actions.rounds import COMPLETION_FIELDS, complete_coup
 from tablegame.models import Round, Table
+from tablegame.work import work
 
 State = Round.State
 CORRECTABLE = (State.DEALING, State.HOUSE_MONEY, State.COMPLETE)
@@ -80,9 +80,9 @@ def correct_card(
     shoe = game.shoe
     shoe.remaining[wrong] = shoe.remaining.get(wrong, 0) + 1
     shoe.take(right)  # refuses a card the shoe no longer holds; the transaction rolls back
-    shoe.save(update_fields=["remaining"])
+    work().save_now(shoe, ["remaining"])
     entry.code = str(right)
-    entry.save(update_fields=["code"])
+    work().save_now(entry, ["code"])
     _follow(game, coup)
     record(
         table,
@@ -97,7 +97,7 @@ def correct_card(
             reason=reason,
         ),
     )
-    hand_over(game=game, shoe=shoe, cards=cards)
+    work().changed(game=game, shoe=shoe, cards=cards)
     return game
 
 
@@ -119,4 +119,4 @@ def _follow(game: Round, coup: Coup) -> None:
         game.state, game.completed_at = State.DEALING, None
         game.player_total = game.banker_total = None
         game.winner, game.tags, game.announcement = "", [], ""
-        game.save(update_fields=[*COMPLETION_FIELDS, "state"])
+        work().save_now(game, [*COMPLETION_FIELDS, "state"])

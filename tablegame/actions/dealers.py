@@ -10,6 +10,7 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import ActionError, action, lock_table, record
 from tablegame.models import DealerAssignment, Table
+from tablegame.work import work
 
 
 def _name(user: User) -> str:
@@ -44,7 +45,7 @@ def relieve_dealer(table: Table, *, actor: Actor) -> DealerAssignment:
     if assignment is None:
         raise ActionError(f"{table} has no dealer assigned.")
     assignment.relieved_at, assignment.relieved_by = timezone.now(), actor
-    assignment.save(update_fields=["relieved_at", "relieved_by"])
+    work().save_now(assignment, ["relieved_at", "relieved_by"])
     name = _name(assignment.dealer)
     record(table, actor, events.DealerRelieved(dealer=assignment.dealer.username, name=name))
     return assignment

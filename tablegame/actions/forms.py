@@ -33,6 +33,7 @@ from tablegame.broadcast import announce_pit_forms
 from tablegame.dealers import dealers_since
 from tablegame.models import VigorishForm, VigorishFormSeries, VigorishMarker
 from tablegame.models.forms import form_number
+from tablegame.work import work
 
 #: The most forms one series may hold (a box of pre-numbered forms, not a typo of a digit).
 MOST_FORMS_IN_SERIES = 10_000
@@ -119,7 +120,7 @@ def _next_number(pit: Pit) -> tuple[VigorishFormSeries, int]:
         raise ActionError(f"{pit} has no unused Complimentary Vigorish Form: receive a series.")
     number = series.next_number
     series.next_number = number + 1
-    series.save(update_fields=["next_number"])
+    work().save_now(series, ["next_number"])
     return series, number
 
 
@@ -273,7 +274,7 @@ def sign_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> VigorishFor
     setattr(form, who, actor)
     setattr(form, when, timezone.now())
     _complete_if_signed(form)
-    form.save(update_fields=[who, when, "status"])
+    work().save_now(form, [who, when, "status"])
     _record(
         pit,
         actor,
@@ -302,14 +303,15 @@ def record_patron_signature(
     form.patron_signature, form.no_signature_statement = signature, statement
     form.patron_part_by, form.patron_part_at = actor, timezone.now()
     _complete_if_signed(form)
-    form.save(
-        update_fields=[
+    work().save_now(
+        form,
+        [
             "patron_signature",
             "no_signature_statement",
             "patron_part_by",
             "patron_part_at",
             "status",
-        ]
+        ],
     )
     _record(
         pit,
@@ -338,7 +340,7 @@ def deposit_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> Vigorish
     if form.dealer_id != actor.pk:
         raise ActionError(f"The dealer who signed form {form.printed_number} deposits it.")
     form.deposited_by, form.deposited_at = actor, timezone.now()
-    form.save(update_fields=["deposited_by", "deposited_at"])
+    work().save_now(form, ["deposited_by", "deposited_at"])
     table = form.table.name if form.table else ""
     _record(
         pit,
@@ -373,7 +375,7 @@ def witness_vigorish_deposit(form: VigorishForm | int, *, actor: Actor) -> Vigor
     setattr(form, field, timezone.now())
     if form.deposit_pit_boss_at and form.deposit_clerk_at:
         form.status = Status.DEPOSITED
-    form.save(update_fields=[field, "status"])
+    work().save_now(form, [field, "status"])
     _record(
         pit,
         actor,
@@ -397,7 +399,7 @@ def void_vigorish_form(form: VigorishForm | int, *, reason: str, actor: Actor) -
         raise ActionError("Say why the form is VOID.")
     form.status, form.void_reason = Status.VOID, reason
     form.voided_by, form.voided_at = actor, timezone.now()
-    form.save(update_fields=["status", "void_reason", "voided_by", "voided_at"])
+    work().save_now(form, ["status", "void_reason", "voided_by", "voided_at"])
     _record(
         pit,
         actor,
@@ -416,7 +418,7 @@ def sign_void_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> Vigori
     if form.void_pit_boss_id is not None:
         raise ActionError(f"The VOID form {form.printed_number} is signed already.")
     form.void_pit_boss, form.void_pit_boss_signed_at = actor, timezone.now()
-    form.save(update_fields=["void_pit_boss", "void_pit_boss_signed_at"])
+    work().save_now(form, ["void_pit_boss", "void_pit_boss_signed_at"])
     _record(
         pit,
         actor,

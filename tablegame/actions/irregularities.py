@@ -20,9 +20,9 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import ActionError, action, lock_table, record
 from tablegame.actions.rounds import complete_coup
-from tablegame.live import reread
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
+from tablegame.work import work
 
 KINDS = tuple(k.value for k in IrregularityKind)
 
@@ -51,7 +51,7 @@ def report_irregularity(
     shoe.burned += remedy.extra_burn
     if remedy.disposition is Disposition.NEXT_HAND_FIRST:
         shoe.held_card = str(the_card)
-    shoe.save(update_fields=["remaining", "burned", "held_card"])
+    work().save_now(shoe, ["remaining", "burned", "held_card"])
     if remedy.disposition is Disposition.SIMULATED_ROUND:
         _simulated_round(game, the_card, actor)
     else:
@@ -66,7 +66,7 @@ def report_irregularity(
             hand=hand,
             dealt_by=actor,
         )
-        reread(game, "cards")
+        work().forget(game, "cards")
     found = Irregularity.objects.create(
         round=game,
         kind=kind,
@@ -77,7 +77,7 @@ def report_irregularity(
         instruction=remedy.instruction,
         reported_by=actor,
     )
-    reread(game, "irregularities")
+    work().forget(game, "irregularities")
     if remedy.disposition is Disposition.BANKER_THIRD:
         coup = game.coup()
         if coup.is_complete:

@@ -18,6 +18,7 @@ from tablegame.actions.common import (
     record,
 )
 from tablegame.models import Table, VigorishMarker
+from tablegame.work import work
 
 
 def _open_marker(table: Table, marker_id: int) -> VigorishMarker:
@@ -41,7 +42,7 @@ def collect_marker(table: Table, *, marker_id: int, actor: Actor) -> VigorishMar
         timezone.now(),
         actor,
     )
-    marker.save(update_fields=["status", "resolved_at", "resolved_by"])
+    work().save_now(marker, ["status", "resolved_at", "resolved_by"])
     record(
         table,
         actor,
@@ -66,7 +67,7 @@ def request_vigorish_form(
         actor,
         reason,
     )
-    marker.save(update_fields=["status", "resolved_at", "resolved_by", "reason"])
+    work().save_now(marker, ["status", "resolved_at", "resolved_by", "reason"])
     record(
         table,
         actor,

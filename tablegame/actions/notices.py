@@ -8,6 +8,7 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import ActionError, action, lock_table, record
 from tablegame.models import ProcedureNotice
+from tablegame.work import work
 
 
 @action
@@ -24,7 +25,7 @@ def acknowledge_procedure_notice(notice: ProcedureNotice, *, actor: Actor) -> Pr
         local = notice.acknowledged_at.astimezone(table.pit.casino.zone)
         raise ActionError(f"{name} acknowledged this notice already, at {local:%H:%M %Z}.")
     notice.acknowledged_by, notice.acknowledged_at = actor, timezone.now()
-    notice.save(update_fields=["acknowledged_by", "acknowledged_at"])
+    work().save_now(notice, ["acknowledged_by", "acknowledged_at"])
     record(
         table,
         actor,

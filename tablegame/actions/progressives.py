@@ -26,6 +26,7 @@ from tablegame.models import (
     ProgressiveMeter,
     Table,
 )
+from tablegame.work import work
 
 Entry = ProgressiveEntry.Kind
 
@@ -57,7 +58,7 @@ def set_star_option(table: Table, *, option: int, actor: Actor) -> ProgressiveMe
         meter.amount = progressive.reseed
         effective = "now"
     meter.updated_at = timezone.now()
-    meter.save()
+    work().save_now(meter)
     parameters = {
         "option": str(option),
         "reseed": str(progressive.reseed),
@@ -128,7 +129,7 @@ def configure_must_hit(
         hit_value=hit_value,
         hit_nonce=nonce,
     )
-    MustHitLink.objects.bulk_create(MustHitLink(meter=meter, table=t) for t in locked)
+    work().add_all([MustHitLink(meter=meter, table=t) for t in locked], now=True)
     ProgressiveEntry.objects.create(
         must_hit=meter,
         kind=Entry.RESET,
@@ -187,14 +188,14 @@ def set_must_hit_configuration(
         _no_round_in_play(table)
     if found.live:
         found.next_configuration, effective = configuration, "next_reset"
-        found.save(update_fields=["next_configuration"])
+        work().save_now(found, ["next_configuration"])
     else:
         found.configuration, found.next_configuration = configuration, None
         found.reset, found.maximum = config.reset, config.maximum
         found.increment_rate, found.amount = config.increment_rate, config.reset
         found.hit_value, found.hit_nonce = progressives.draw_hit_value(config)
         found.updated_at, effective = timezone.now(), "now"
-        found.save()
+        work().save_now(found)
     parameters = _must_hit_parameters(found) | {"configuration": str(configuration)}
     if effective == "next_reset":
         parameters |= {
@@ -286,7 +287,7 @@ def pay_must_hit_win(win: MustHitWin | int, *, actor: Actor) -> MustHitWin:
             "came first: pay it before this one."
         )
     found.status, found.paid_at, found.paid_by = MustHitWin.Status.PAID, timezone.now(), actor
-    found.save(update_fields=["status", "paid_at", "paid_by"])
+    work().save_now(found, ["status", "paid_at", "paid_by"])
     ProgressiveEntry.objects.create(
         must_hit=meter,
         kind=Entry.PAID,

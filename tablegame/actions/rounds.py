@@ -33,7 +33,7 @@ from baccarat.settlement import (
 )
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
-from casino import access, rows
+from casino import access
 from casino.roles import Actor
 from tablegame import events, progressives, tallies
 from tablegame.actions.common import (
@@ -41,15 +41,11 @@ from tablegame.actions.common import (
     action,
     check_approver,
     check_text,
-    hand_over,
-    insert_later,
-    insert_now_or_later,
     lock_table,
     record,
-    update_later,
 )
 from tablegame.dealers import dealer_dealing
-from tablegame.live import add_card, add_wager, drop_wager, keep_list, live, new_round, reread
+from tablegame.live import live
 from tablegame.models import (
     Card as DealtCard,
 )
@@ -62,9 +58,15 @@ from tablegame.models import (
     VigorishMarker,
     Wager,
 )
+from tablegame.work import work
 
 State = Round.State
 MOST_CARDS_A_COUP_NEEDS = 6
+
+
+def wager_order(w: Wager) -> tuple[int, str]:
+    """The models' order of a round's wagers (``Wager.Meta.ordering``)."""
+    return -w.seat, w.type
 
 
 def _round(table: Table) -> Round:
@@ -98,7 +100,7 @@ def open_round(table: Table, *, actor: Actor) -> Round:
     if rules.player_dealer and table.player_dealer_seat is None:
         raise ActionError("Offer the player-dealer position: nobody holds it.")
     carried = _carried_bank(table) if rules.player_dealer else None  # 001
-    game = rows.insert(
+    game = work().add_now(
         Round(
             table=table,
             shoe=shoe,
@@ -110,8 +112,9 @@ def open_round(table: Table, *, actor: Actor) -> Round:
         )
     )
     shoe.note_round(number)
-    game._state.fields_cache["shoe"] = shoe
-    new_round(game)
+    work().relate(game, "shoe", shoe)
+    for name in ("wagers", "cards", "steps", "irregularities"):  # nothing under it yet
+        work().keep(game, name, [])
     facts.round = game
     dealer = dealer_dealing(table, actor)
     record(table, actor, events.RoundOpened(shoe=shoe.number, round=number, dealer=dealer))
@@ -121,7 +124,7 @@ def open_round(table: Table, *, actor: Actor) -> Round:
             None,
             events.PlayerDealerBank(round=number, bank=carried.after, carried_from=carried),
         )
-    hand_over(game=game, shoe=shoe, cards=[])
+    work().changed(game=game, shoe=shoe, cards=[])
     return game
 
 
@@ -217,7 +220,7 @@ def place_wager(
     if existing:
         previous = existing.amount
         existing.amount, existing.ride = money, ride_on.value if ride_on else ""
-        update_later(existing, ["amount", "ride"])  # with the command's record
+        work().save(existing, ["amount", "ride"])  # with the command's record
         placed = existing
         record(
             table,
@@ -232,7 +235,7 @@ def place_wager(
             ),
         )
     else:
-        placed = insert_now_or_later(  # with the command's record
+        placed = work().add(  # with the command's record
             Wager(
                 round=game,
                 seat=seat,
@@ -242,7 +245,7 @@ def place_wager(
                 placed_by=actor,
             )
         )
-        add_wager(game, placed)
+        work().add_to(game, "wagers", placed, order=wager_order)
         record(
             table,
             actor,
@@ -250,7 +253,7 @@ def place_wager(
                 round=game.number, seat=seat, wager=kind, amount=money, ride=ride_on
             ),
         )
-    hand_over(game=game)
+    work().changed(game=game)
     return placed
 
 
@@ -271,7 +274,7 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     deleted, _ = Wager.objects.filter(round=game, seat=seat, type=wager).delete()
     if not deleted:
         raise ActionError(f"Seat {seat} has no {wager} wager.")
-    drop_wager(game, seat, wager)
+    work().drop_from(game, "wagers", lambda w: (w.seat, w.type) == (seat, wager))
     record(
         table,
         actor,
@@ -294,13 +297,13 @@ def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -
         game.player_dealer_bank = parse_amount(bank)
     except RulesError as error:
         raise ActionError(str(error)) from None
-    game.save(update_fields=["player_dealer_bank"])
+    work().save_now(game, ["player_dealer_bank"])
     record(
         table,
         actor,
         events.PlayerDealerBank(round=game.number, bank=game.player_dealer_bank),
     )
-    hand_over(game=game)
+    work().changed(game=game)
     return game
 
 
@@ -320,7 +323,7 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
         game.player_turner = card_turner(_stakes(taken, WagerType.PLAYER), occupied=seats)
         game.banker_turner = card_turner(_stakes(taken, WagerType.BANKER), occupied=seats)
     game.state, game.no_more_bets_at = State.DEALING, timezone.now()
-    update_later(game, ["state", "no_more_bets_at", "player_turner", "banker_turner"])
+    work().save(game, ["state", "no_more_bets_at", "player_turner", "banker_turner"])
     record(
         table,
         actor,
@@ -330,7 +333,7 @@ def no_more_bets(table: Table, *, actor: Actor) -> Round:
             banker_turner=game.banker_turner,
         ),
     )
-    hand_over(game=game)
+    work().changed(game=game)
     return game
 
 
@@ -359,13 +362,13 @@ def relinquish_cards(table: Table, *, hand: str, actor: Actor) -> Round:
         game.player_turner = turner
     else:
         game.banker_turner = turner
-    game.save(update_fields=["turn_declined", "player_turner", "banker_turner"])
+    work().save_now(game, ["turn_declined", "player_turner", "banker_turner"])
     record(
         table,
         actor,
         events.CardsRelinquished(round=game.number, hand=Hand(hand), seat=current, now=turner),
     )
-    hand_over(game=game)
+    work().changed(game=game)
     return game
 
 
@@ -409,10 +412,10 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
         shoe.take(dealt)
     position = len(cards) + 1
     # The shoe's count and the card, written with the event (the answer is handed them).
-    update_later(shoe, ["remaining", "held_card"])
+    work().save(shoe, ["remaining", "held_card"])
     new_card = DealtCard(round=game, position=position, code=str(dealt), hand=hand, dealt_by=actor)
-    insert_later([new_card])
-    add_card(game, new_card)
+    work().add(new_card)
+    work().add_to(game, "cards", new_card)
     house_money = game.rules.submission.offers(WagerType.HOUSE_MONEY)
     if (
         coup.dealt == 4
@@ -420,7 +423,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
         and any(w.type == WagerType.HOUSE_MONEY.value for w in game.wagers.all())
     ):
         game.state = State.HOUSE_MONEY
-        update_later(game, ["state"])
+        work().save(game, ["state"])
     elif coup.is_complete:
         complete_coup(game, coup, later=True)
     record(
@@ -434,7 +437,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
             next=coup.expected,
         ),
     )
-    hand_over(game=game, shoe=shoe, cards=[*cards, new_card])
+    work().changed(game=game, shoe=shoe, cards=[*cards, new_card])
     return game
 
 
@@ -446,7 +449,7 @@ def complete_coup(game: Round, coup: Coup, *, later: bool = False) -> None:
     game.player_total, game.banker_total = outcome.player_total, outcome.banker_total
     game.winner, game.tags = outcome.winner.value, list(outcome.tags)
     game.announcement = outcome.announcement(ez=game.rules.submission.is_ez)
-    (update_later if later else rows.update)(game, [*COMPLETION_FIELDS, "state"])
+    (work().save if later else work().save_now)(game, [*COMPLETION_FIELDS, "state"])
 
 
 COMPLETION_FIELDS = (
@@ -493,19 +496,19 @@ def settle_house_money_wagers(
     except RulesError as error:
         raise ActionError(str(error)) from None
     saved = _steps(game, hm.steps, start=1)
-    insert_later(saved)  # with the command's record
-    keep_list(game, "steps", saved)
+    work().add_all(saved)  # with the command's record
+    work().keep(game, "steps", saved)
     for settled in hm.wagers:
         row = by_kind[(settled.seat, settled.type.value)]
         row.result, row.payout, row.ridden = settled.result.value, settled.payout, settled.ridden
     # The rides and the results, one UPDATE for every House Money wager.
-    rows.update_many(house_money, ("ride", "result", "payout", "ridden"), later=True)
-    keep_list(game, "wagers", taken)
+    work().save_many(house_money, ("ride", "result", "payout", "ridden"))
+    work().keep(game, "wagers", taken)
     if coup.is_complete:
         complete_coup(game, coup, later=True)
     else:
         game.state = State.DEALING
-        update_later(game, ["state"])  # handed over to the answer
+        work().save(game, ["state"])  # handed over to the answer
     record(
         table,
         actor,
@@ -522,7 +525,7 @@ def settle_house_money_wagers(
             ),
         ),
     )
-    hand_over(game=game, shoe=game.shoe, cards=cards)
+    work().changed(game=game, shoe=game.shoe, cards=cards)
     return game
 
 
@@ -597,8 +600,8 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     earlier = list(game.steps.all()) if house_money else []
     round_steps = [s for s in result.steps if s.phase != "house_money"]
     saved = _steps(game, round_steps, start=len(earlier) + 1)
-    insert_later(saved)  # with the command's record
-    keep_list(game, "steps", [*earlier, *saved])
+    work().add_all(saved)  # with the command's record
+    work().keep(game, "steps", [*earlier, *saved])
     by_kind = {(w.seat, w.type): w for w in taken}
     settled = []
     for s in result.wagers:
@@ -609,12 +612,12 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
         row.returned, row.fee, row.award = s.returned, s.fee, s.award or ""
         settled.append(row)
     # One UPDATE for every wager, so that settling costs the same whatever their number.
-    rows.update_many(settled, SETTLED_FIELDS, later=True)  # with the command's record
+    work().save_many(settled, SETTLED_FIELDS)  # with the command's record
     shoe = game.shoe
     marks = [step for step in round_steps if step.action is StepAction.MARK_VIGORISH]
     if marks:
         names = dict(table.seats.values_list("number", "player_name"))
-        VigorishMarker.objects.bulk_create(
+        markers = [
             VigorishMarker(
                 table=table,
                 shoe=shoe,
@@ -624,10 +627,11 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
                 amount=step.amount,
             )
             for step in marks
-        )
+        ]
+        work().add_all(markers, now=True)  # now: the answer reads the table's markers
     game.state, game.settled_at = State.SETTLED, timezone.now()
-    update_later(game, ["state", "settled_at"])  # handed over to the answer
-    tallies.add_settled(table, game, taken, [*earlier, *saved], later=True)  # the day's
+    work().save(game, ["state", "settled_at"])  # handed over to the answer
+    tallies.add_settled(table, game, taken, [*earlier, *saved])  # the day's
     outcome = result.outcome
     record(
         table,
@@ -650,10 +654,10 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     if game.simulated:  # the round it interrupted goes on: the answer shows that one (000 §13(d))
         resumed = table.rounds.active().exclude(pk=game.pk).select_related("rules", "shoe").first()
         if resumed is not None:
-            hand_over(game=resumed, shoe=shoe, cards=list(resumed.cards.all()))
+            work().changed(game=resumed, shoe=shoe, cards=list(resumed.cards.all()))
         return game
     _after_settlement(table, game, result.outcome, actor)
-    hand_over(game=game, shoe=shoe, cards=list(game.cards.all()))
+    work().changed(game=game, shoe=shoe, cards=list(game.cards.all()))
     return game
 
 
@@ -685,7 +689,7 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor)
             events.ShoePassed(seat=table.curator_seat, ordered=False, reason="Banker's hand lost"),
         )
         table.previous_curator_seat, table.curator_seat = table.curator_seat, None
-        table.save(update_fields=["curator_seat", "previous_curator_seat"])
+        work().save_now(table, ["curator_seat", "previous_curator_seat"])
     if rules.player_dealer and table.player_dealer_seat is not None:
         table.player_dealer_hands += 1
         if table.player_dealer_hands >= rules.player_dealer_rotation_hands:
@@ -700,12 +704,8 @@ def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor)
             )
             table.previous_player_dealer_seat = table.player_dealer_seat
             table.player_dealer_seat, table.player_dealer_hands = None, 0
-        table.save(
-            update_fields=[
-                "player_dealer_seat",
-                "player_dealer_hands",
-                "previous_player_dealer_seat",
-            ]
+        work().save_now(
+            table, ["player_dealer_seat", "player_dealer_hands", "previous_player_dealer_seat"]
         )
     call = after_round(game.number, game.shoe.cut_card_round)
     if call is not ShoeCall.CONTINUE:
@@ -724,7 +724,7 @@ def cut_card_out(table: Table, *, actor: Actor) -> Shoe:
     game = table.active_round()
     last = shoe.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     shoe.cut_card_round = game.number if game else last + 1
-    shoe.save(update_fields=["cut_card_round"])
+    work().save_now(shoe, ["cut_card_round"])
     record(table, actor, events.CutCardOut(shoe=shoe.number, round=shoe.cut_card_round))
     return shoe
 
@@ -759,6 +759,7 @@ def void_round(table: Table, *, reason: str, actor: Actor, approver: User | None
         )
     if not reason:
         raise ActionError("Say why the round is void.")
+    wagers = list(game.wagers.order_by("-seat", "type"))
     steps = [
         SettlementStep(
             round=game,
@@ -769,13 +770,15 @@ def void_round(table: Table, *, reason: str, actor: Actor, approver: User | None
             wager_type=w.type,
             amount=w.amount,
         )
-        for i, w in enumerate(game.wagers.order_by("-seat", "type"), start=1)
+        for i, w in enumerate(wagers, start=1)
     ]
-    SettlementStep.objects.bulk_create(steps)
-    game.wagers.update(result="push")
-    reread(game, "wagers")
+    work().add_all(steps, now=True)
+    for w in wagers:
+        w.result = "push"
+    work().save_many(wagers, ["result"], now=True)
+    work().keep(game, "wagers", wagers)
     game.state, game.void_reason, game.settled_at = State.VOID, reason, timezone.now()
-    game.save(update_fields=["state", "void_reason", "settled_at"])
+    work().save_now(game, ["state", "void_reason", "settled_at"])
     tallies.add_void(table, game)
     record(
         table,

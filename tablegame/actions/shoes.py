@@ -36,6 +36,7 @@ from tablegame.actions.common import (
 from tablegame.actions.tables import refuse_open_markers
 from tablegame.models import DeckChange, Shoe, Table
 from tablegame.models.shoes import fresh_counts
+from tablegame.work import work
 
 State = Shoe.State
 
@@ -59,7 +60,7 @@ def _advance(shoe: Shoe, state: str, **fields: Any) -> None:
     shoe.state = state
     for name, value in fields.items():
         setattr(shoe, name, value)
-    shoe.save(update_fields=["state", *fields])
+    work().save_now(shoe, ["state", *fields])
 
 
 def _decks_in_use(
@@ -258,7 +259,7 @@ def verify_shuffle(table: Table, *, actor: Actor) -> Shoe:
     if _shuffled_by(table, shoe) == actor.pk:
         raise ActionError("The shuffle is verified by someone other than the one who shuffled.")
     shoe.shuffle_verified_by = actor
-    shoe.save(update_fields=["shuffle_verified_by"])
+    work().save_now(shoe, ["shuffle_verified_by"])
     record(table, actor, events.ShuffleVerified(shoe=shoe.number))
     return shoe
 
@@ -447,7 +448,7 @@ def set_deck_schedule(
         )
     before = schedule.due_at
     schedule.due_at, schedule.every_shoe = when, False
-    schedule.save(update_fields=["due_at", "every_shoe"])
+    work().save_now(schedule, ["due_at", "every_shoe"])
     record(
         table,
         actor,

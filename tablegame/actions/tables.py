@@ -34,7 +34,6 @@ from tablegame.actions.common import (
     plain_options,
     record,
     supervisor_reason,
-    update_later,
 )
 from tablegame.live import live
 from tablegame.models import (
@@ -48,6 +47,7 @@ from tablegame.models import (
     VigorishMarker,
 )
 from tablegame.models.tables import default_limits
+from tablegame.work import work
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def open_table(table: Table, *, actor: Actor) -> Table:
                 defaults={"amount": seed, "reseed": seed, "contribution": rate},
             )
     table.status, table.status_changed_at = Table.Status.OPEN, timezone.now()
-    table.save(update_fields=["status", "status_changed_at"])
+    work().save_now(table, ["status", "status_changed_at"])
     record(table, actor, events.TableOpened(profile=rules.name))
     return table
 
@@ -94,7 +94,7 @@ def close_table(table: Table, *, actor: Actor) -> Table:
         raise ActionError("End the shoe before closing the table.")
     refuse_open_markers(table, "closing the table")
     table.status, table.status_changed_at = Table.Status.CLOSED, timezone.now()
-    table.save(update_fields=["status", "status_changed_at"])
+    work().save_now(table, ["status", "status_changed_at"])
     record(table, actor, events.TableClosed())
     return table
 
@@ -132,7 +132,7 @@ def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
     if place.is_occupied:
         raise ActionError(f"Seat {seat} is taken by {place.player_name}.")
     place.player_name, place.occupied_since = name, timezone.now()
-    place.save(update_fields=["player_name", "occupied_since"])
+    work().save_now(place, ["player_name", "occupied_since"])
     record(table, actor, events.PlayerSeated(seat=seat, player=name))
     return place
 
@@ -158,7 +158,7 @@ def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
             w.delete()
     left = place.player_name
     place.player_name, place.occupied_since = "", None
-    place.save(update_fields=["player_name", "occupied_since"])
+    work().save_now(place, ["player_name", "occupied_since"])
     record(table, actor, events.PlayerLeft(seat=seat, player=left))
     return place
 
@@ -350,7 +350,7 @@ def _restate_after(
         if (profile, options) != (row.profile, row.options):
             held = row.options
             row.profile, row.options = profile, options
-            row.save(update_fields=["profile", "options"])
+            work().save_now(row, ["profile", "options"])
             record(
                 table,
                 actor,
@@ -658,7 +658,7 @@ def set_seat_count(table: Table, *, seats: int, reason: str = "", actor: Actor) 
         for number in range(table.seat_count + 1, seats + 1):
             Seat.objects.get_or_create(table=table, number=number)
     before, table.seat_count = table.seat_count, seats
-    table.save(update_fields=["seat_count"])
+    work().save_now(table, ["seat_count"])
     record(table, actor, events.SeatsSet(seats=seats, before=before, reason=reason))
     return table
 
@@ -720,7 +720,7 @@ def take_shoe(
     order = curator_offer_order(facts.seats, previous=previous)
     _check_offer(order, seat, declined, "the shoe")
     table.curator_seat = seat if seat is not None else 0
-    update_later(table, ["curator_seat"])  # with the command's record
+    work().save(table, ["curator_seat"])  # with the command's record
     record(table, actor, events.CuratorTaken(seat=seat, declined=tuple(declined)))
     return table
 
@@ -748,7 +748,7 @@ def pass_shoe(table: Table, *, ordered: bool = False, reason: str = "", actor: A
         raise ActionError("The shoe changes hands only between rounds.")
     record(table, actor, events.ShoePassed(seat=table.curator_seat, ordered=ordered, reason=reason))
     table.previous_curator_seat, table.curator_seat = table.curator_seat, None
-    update_later(table, ["curator_seat", "previous_curator_seat"])  # with the command's record
+    work().save(table, ["curator_seat", "previous_curator_seat"])  # with the command's record
     return table
 
 
@@ -777,7 +777,7 @@ def take_player_dealer(
             order.append(last)  # offered continuously around the table: back to the last one
     _check_offer(order, seat, declined, "the player-dealer position")
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
-    update_later(table, ["player_dealer_seat", "player_dealer_hands"])  # with the record
+    work().save(table, ["player_dealer_seat", "player_dealer_hands"])  # with the record
     record(table, actor, events.PlayerDealerTaken(seat=seat, declined=tuple(declined)))
     return table
 
@@ -797,7 +797,7 @@ def _move_player_dealer(
     if table.player_dealer_seat is not None:
         table.previous_player_dealer_seat = table.player_dealer_seat
     table.player_dealer_seat, table.player_dealer_hands = seat, 0
-    update_later(  # with the command's record
+    work().save(  # with the command's record
         table, ["player_dealer_seat", "player_dealer_hands", "previous_player_dealer_seat"]
     )
     record(table, actor, events.PlayerDealerTaken(seat=seat, declined=(), reason=reason))

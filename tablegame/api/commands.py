@@ -9,10 +9,10 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
 stored with the key in a transaction of its own. A card is three statements of its own: the
-lock, the read, and one write (the shoe's count, the card, its event and the command record:
-``casino.rows.collecting``), and so is a wager, and a settlement whatever the number of wagers
-(five where it marks vigorish: the markers are written, then read for the answer)
-(``tests/api/test_query_budgets``).
+lock, the read, and one write (the shoe's count, the card, its event and the command record,
+flushed by the command's unit of work, ``tablegame.work``), and so is a wager, and a settlement
+whatever the number of wagers (five where it marks vigorish: the markers are written, then read
+for the answer) (``tests/api/test_query_budgets``).
 
 A table whose row another transaction holds keeps a command waiting up to PostgreSQL's lock
 timeout (``config.env``), then answers 503 busy. So that one such table cannot take every thread
@@ -126,8 +126,9 @@ def _run(
             with actions_common.command(table, head) as done:
                 record_rules_taken_effect(table)  # rules filed for later, in force since
                 act(table, actor)
+                writes = done.work
                 answer = command_answer(
-                    table, done.events, game=done.game, shoe=done.shoe, cards=done.cards
+                    table, done.events, game=writes.game, shoe=writes.shoe, cards=writes.cards
                 )
                 text = json.dumps(answer)
                 _announce(table, answer, text)
@@ -137,7 +138,7 @@ def _run(
                         user=actor, key=key, table=table, command=command, status=200, response=text
                     )
                 try:
-                    done.write(then=record)  # the events and the record, one statement
+                    writes.flush(then=record)  # the changes, events and record: one statement
                 except IntegrityError:
                     # Race: the same key at the same moment for another table (whose row lock
                     # is not ours). The transaction is rolled back whole on the way out.

@@ -31,6 +31,7 @@ from rest_framework.authentication import TokenAuthentication
 from casino import access, rows
 from casino.roles import role_sql
 from tablegame.models import ApiToken
+from tablegame.work import relate
 
 
 def digest(key: str) -> str:
@@ -123,7 +124,7 @@ class HashedTokenAuthentication(TokenAuthentication):
         token = rows.instance(ApiToken, row[:width])
         user = rows.instance(User, row[width:-1])
         assert token is not None and user is not None
-        token._state.fields_cache["user"] = user
+        relate(token, "user", user)
         refusal = token.refusal()
         if refusal:
             raise exceptions.AuthenticationFailed(refusal)
