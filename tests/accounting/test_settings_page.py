@@ -19,6 +19,7 @@ from accounting.models import AccountingSettings
 from accounting.reports import day_report
 from casino.models import Casino, Event
 from casino.record import deployment_casino
+from tablegame.errors import ActionError
 
 DEFAULTS = {
     "variance_threshold": "100.00",
@@ -115,7 +116,7 @@ def test_only_accounting_and_the_administrator_set_them(staff):
     assert "Only accounting may set accounting" in html.unescape(
         _client(staff["floor"]).get(_url()).content.decode()
     )
-    with pytest.raises(services.ActionError, match="Only accounting may set"):
+    with pytest.raises(ActionError, match="Only accounting may set"):
         services.set_accounting_settings(_casino(), **DEFAULTS, actor=staff["pitboss"])
     assert "Settings changed" in _post(_client(staff["admin"]), hold_low="5")
     assert AccountingSettings.objects.get().hold_low == Decimal("5.00")
