@@ -13,6 +13,10 @@ templates through ``may`` (``{% if may.command_open_table %}``), actions through
 decorator (``tablegame.actions.common.action`` asks for ``command:<the action's name>``).
 Checks that are not about the role (a floorperson may not verify their own inspection) stay in
 the actions.
+
+Each refusal that reaches a person as a 403 (a page, the API, a socket closed with 4403) is kept
+in the record of sign-ins and refusals (``casino.refusals``), which surveillance reads; a
+decision asked for a button or a template is not.
 """
 
 from __future__ import annotations
@@ -390,6 +394,7 @@ def page(what: str, *, json: bool = False) -> Callable[[View], View]:
         def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             decision = decide(request.user, what)
             if not decision.allowed:
+                _refusal_reached(request, what)
                 if json:
                     return JsonResponse({"error": decision.reason}, status=403)
                 raise Refused(decision.reason)
@@ -400,6 +405,13 @@ def page(what: str, *, json: bool = False) -> Callable[[View], View]:
         return guarded  # type: ignore[no-any-return]
 
     return decorate
+
+
+def _refusal_reached(request: HttpRequest, what: str) -> None:
+    """A page's refusal is kept in the record of sign-ins and refusals (``casino.refusals``)."""
+    from casino import refusals  # its model is not loaded while this module is first imported
+
+    refusals.refused_request(request, what, channel="page")
 
 
 def template_key(what: str) -> str:

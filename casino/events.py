@@ -324,11 +324,23 @@ class UserLockedOut(Payload):
     title = "User locked out"
 
     username: str
+    """The username whose failure locked it out (an address's lock: the last one tried)."""
     failures: int
     until: str
     """ISO 8601 instant (UTC) at which sign-in is allowed again."""
+    address: str | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """An address locked out, whatever the username (too many failures from it); None: the
+    username alone, at its address."""
+    usernames: tuple[str, ...] | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """An address's lock: every username tried from it within the window, in order."""
 
     def describe(self) -> str:
+        if self.address is not None:
+            tried = ", ".join(self.usernames or (self.username,))
+            return (
+                f"address {self.address}: {self.failures} failed sign-ins ({tried}); locked "
+                f"until {self.until}"
+            )
         return f"{self.username}: {self.failures} failed sign-ins; locked until {self.until}"
 
 

@@ -21,6 +21,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from casino.models_refusals import AccessRefusal as AccessRefusal
+
 
 def validate_time_zone(value: str) -> None:
     """Refuse a name that is not an IANA time zone, such as ``America/New_York``."""

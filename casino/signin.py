@@ -15,7 +15,11 @@ The address is the client's (:func:`client_address`, ``AXES_CLIENT_IP_CALLABLE``
 peer, or, when that peer is one of ``TRUSTED_PROXIES`` (deploy/nginx.conf), the address the proxy
 saw, the last of its ``X-Forwarded-For`` (else its ``X-Real-IP``). Anyone else's header is ignored.
 Axes' ``user_locked_out`` signal puts a ``UserLockedOut`` event in the casino's own chain of the
-deployment's casino (:func:`casino.record.deployment_casino`), once per lock-out.
+deployment's casino (:func:`casino.record.deployment_casino`), once per lock-out: a username's, or
+an address's, which names every username tried from that address within the window.
+
+Refusals of the access policy (a 403 from a page, the API or a socket) are kept beside these, in
+``casino.refusals``; surveillance reads both at ``/surveillance/signins/``.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Max, Sum
+from django.db.models import Max, Q, Sum
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -92,11 +96,20 @@ def client_address(request: HttpRequest) -> str:
     """The client's address (``AXES_CLIENT_IP_CALLABLE``): the socket's peer, or the address a
     trusted proxy says it saw. nginx's ``$proxy_add_x_forwarded_for`` appends its peer last;
     what comes before it is what the client itself sent, and is never believed."""
-    peer = str(request.META.get("REMOTE_ADDR") or "")
+    meta = request.META
+    return seen_address(
+        str(meta.get("REMOTE_ADDR") or ""),
+        forwarded_for=str(meta.get("HTTP_X_FORWARDED_FOR") or ""),
+        real_ip=str(meta.get("HTTP_X_REAL_IP") or ""),
+    )
+
+
+def seen_address(peer: str, *, forwarded_for: str = "", real_ip: str = "") -> str:
+    """The client's address from the peer's and a proxy's headers (``client_address``; a
+    socket's scope gives the same three)."""
     if not _trusted(peer):
         return peer
-    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "").split(",")[-1]
-    seen = _address(forwarded) or _address(str(request.META.get("HTTP_X_REAL_IP") or ""))
+    seen = _address(forwarded_for.split(",")[-1]) or _address(real_ip)
     return seen or peer
 
 
@@ -148,26 +161,47 @@ def locked_until(
 def record_lock_out(
     sender: Any, request: HttpRequest | None = None, username: str | None = None, **kwargs: Any
 ) -> None:
-    """Axes locked ``username`` out: the casino's own chain records it (once per lock-out)."""
+    """Axes locked ``username`` out: the casino's own chain records it (once per lock-out). When
+    it is the address that is locked (``SIGN_IN_FAILURES_PER_ADDRESS``), the event names the
+    address and every username tried from it within the window, once per address."""
     if not username:
         return
     address = client_address(request) if request is not None else ""
     until = locked_until(username, address) or timezone.now() + lockout_window()
     since = until - lockout_window() - lockout_window()
-    if Event.objects.filter(
-        action=UserLockedOut.kind.value, data__username=username, created_at__gt=since
-    ).exists():
-        return  # axes tells again of a username already locked out
-    payload = UserLockedOut(
-        username=username,
-        failures=settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT,
-        until=until.astimezone(datetime.UTC).isoformat(timespec="seconds"),
-    )
+    from_address, _ = address_failures(address) if address else (0, None)
+    if from_address >= settings.SIGN_IN_FAILURES_PER_ADDRESS:
+        told = Q(data__address=address)  # axes tells again of an address already locked out
+        payload = UserLockedOut(
+            username=username,
+            failures=from_address,
+            until=until.astimezone(datetime.UTC).isoformat(timespec="seconds"),
+            address=address,
+            usernames=tried_from(address),
+        )
+    else:
+        told = Q(data__username=username)  # axes tells again of a username already locked out
+        payload = UserLockedOut(
+            username=username,
+            failures=settings.SIGN_IN_FAILURES_BEFORE_LOCKOUT,
+            until=until.astimezone(datetime.UTC).isoformat(timespec="seconds"),
+        )
+    if Event.objects.filter(told, action=UserLockedOut.kind.value, created_at__gt=since).exists():
+        return
     casino = deployment_casino()
     if casino is None:
         logger.warning("No casino yet: %s not recorded", payload.describe())
     else:
         record_casino_event(casino, actor=None, payload=payload)
+
+
+def tried_from(address: str, now: datetime.datetime | None = None) -> tuple[str, ...]:
+    """Every username that failed to sign in from ``address`` within the window, first tried
+    first."""
+    since = (now or timezone.now()) - lockout_window()
+    rows = AccessAttempt.objects.filter(ip_address=address, attempt_time__gt=since)
+    names = rows.order_by("pk").values_list("username", flat=True)  # first tried first
+    return tuple(dict.fromkeys(name or "" for name in names))
 
 
 def lockout_message(username: str, until: datetime.datetime) -> str:

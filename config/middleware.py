@@ -12,6 +12,9 @@ A statement that waited past PostgreSQL's ``lock_timeout`` (another transaction 
 row) or ran past ``statement_timeout`` (``config.env``) is no outage: it is answered 503 "The
 table is busy, try again." (a page says so too); its transaction was rolled back whole, so a
 command's Idempotency-Key is not spent and the same command sent again is done.
+
+Every 503 carries the request's id, as a 500 does (``config.request_id``): ``"request_id"`` in the
+JSON, the reference on templates/503.html, and in its log line.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.functional import SimpleLazyObject, empty
 from psycopg import errors as pg_errors
+
+from config.request_id import request_id_of_answer, wants_json
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +57,34 @@ def busy(exception: BaseException | None) -> bool:
 
 
 def unavailable(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
-    """503: JSON for the API, else a page that needs nothing from the database to render."""
-    message, seconds = (BUSY, BUSY_RETRY_AFTER_SECONDS) if busy(exception) else (UNAVAILABLE, 0)
-    headers = {"Retry-After": str(seconds or RETRY_AFTER_SECONDS)}
-    if _api(request):
-        return JsonResponse({"error": message}, status=503, headers=headers)
-    page = render_to_string("503.html", {"busy": message if seconds else ""})
+    """503, logged: JSON for the API and the pages' scripts, else a page that needs nothing from
+    the database to render; each with the request's id (``config.request_id``), as a 500 has
+    it, so that the person who saw it can name it and the operator find its log line."""
+    request_id = request_id_of_answer(request)
+    if busy(exception):
+        message, seconds = BUSY, BUSY_RETRY_AFTER_SECONDS
+        log.warning(
+            "table busy (request %s): %s %s: %s",
+            request_id,
+            request.method,
+            request.path,
+            exception,
+        )
+    else:
+        message, seconds = UNAVAILABLE, RETRY_AFTER_SECONDS
+        log.error(
+            "database unavailable (request %s): %s %s: %s",
+            request_id,
+            request.method,
+            request.path,
+            exception,
+        )
+    headers = {"Retry-After": str(seconds)}
+    if wants_json(request):
+        body = {"error": message, "request_id": request_id}
+        return JsonResponse(body, status=503, headers=headers)
+    context = {"busy": message if message == BUSY else "", "request_id": request_id}
+    page = render_to_string("503.html", context)
     return HttpResponse(page, status=503, headers=headers)
 
 
@@ -67,10 +94,6 @@ class DatabaseUnavailable(MiddlewareMixin):
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        if busy(exception):
-            log.warning("table busy: %s %s: %s", request.method, request.path, exception)
-        else:
-            log.error("database unavailable: %s %s: %s", request.method, request.path, exception)
         return unavailable(request, exception)
 
 

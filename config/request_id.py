@@ -5,7 +5,8 @@ The id is the proxy's ``X-Request-ID`` (deploy/nginx.conf sets one, ``$request_i
 plain token, else one made here; the answer carries it back in ``X-Request-ID``.
 :class:`RequestIdFilter` puts it (or a Celery task's id, ``task:<id>``) in every log record, as
 ``request_id``. ``server_error`` (``handler500``) shows it, in JSON on the API and to the pages'
-scripts (``{"error": ..., "request_id": ...}``) and on templates/500.html elsewhere.
+scripts (``{"error": ..., "request_id": ...}``) and on templates/500.html elsewhere; a 503
+(``config.middleware.unavailable``) alike, on templates/503.html.
 """
 
 from __future__ import annotations
@@ -61,7 +62,12 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
-def _wants_json(request: HttpRequest) -> bool:
+def request_id_of_answer(request: HttpRequest) -> str:
+    """The id an error answer shows: the request's (``RequestIdMiddleware``), else what runs."""
+    return getattr(request, "request_id", None) or current_id.get()
+
+
+def wants_json(request: HttpRequest) -> bool:
     """The API, and the pages' scripts (static/js/http.js asks for JSON only)."""
     accept = request.headers.get("Accept", "")
     return request.path.startswith("/api/") or (
@@ -78,8 +84,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     exception = sys.exc_info()[1]
     if isinstance(exception, OperationalError | InterfaceError):
         return middleware.unavailable(request, exception)
-    request_id = getattr(request, "request_id", None) or current_id.get()
-    if _wants_json(request):
+    request_id = request_id_of_answer(request)
+    if wants_json(request):
         body = {"error": middleware.SERVER_ERROR, "request_id": request_id}
         return JsonResponse(body, status=500)
     page = render_to_string("500.html", {"request_id": request_id})

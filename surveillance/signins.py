@@ -1,7 +1,8 @@
 """The sign-in record for surveillance: sign-ins and sign-outs (axes' ``AccessLog``), failed
 sign-ins, lock-outs and refused tablet approvals (axes' ``AccessFailureLog``; an approval's row
-is at its ``/api/`` path), newest first, filtered by username, address, kind and time range typed
-in the casino's local time."""
+is at its ``/api/`` path), and the access policy's refusals that reached a person as a 403 (a page,
+the API, a socket: ``casino.refusals``), newest first, filtered by username, address, kind, what
+was tried and time range typed in the casino's local time."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino import access
+from casino.models import AccessRefusal
+from surveillance.forms import check_time_range, time_range
 from surveillance.selectors import search_zone
 
 SHOWN = 200
@@ -28,6 +31,7 @@ KINDS = {
     "failed": "Failed sign-in",
     "locked_out": "Locked out",
     "approval_refused": "Approval refused",
+    "refused": "Refused by the access policy",
 }
 
 
@@ -38,28 +42,27 @@ class Entry:
     username: str
     address: str
     where: str
+    tried: str = ""
+    """A refusal: what was tried, in words, and the policy's name for it."""
+    more: int = 0
+    """A refusal: how many more alike in the same minute were counted, not kept one by one."""
 
 
 class SignInSearchForm(forms.Form):
     username = forms.CharField(required=False, max_length=150)
     address = forms.GenericIPAddressField(required=False, label="Address")
     kind = forms.ChoiceField(choices=[("", "Every kind"), *KINDS.items()], required=False)
-    start = forms.DateTimeField(
+    tried = forms.CharField(
         required=False,
-        label="From",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        max_length=100,
+        label="What was tried",
+        widget=forms.TextInput(attrs={"placeholder": "pit console, page:floor, socket"}),
     )
-    end = forms.DateTimeField(
-        required=False,
-        label="until",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+    start, end = time_range("From")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        start, end = data.get("start"), data.get("end")
-        if start and end and end <= start:
-            raise forms.ValidationError("The end of the time range must come after its start.")
+        check_time_range(data)
         return data
 
 
@@ -85,6 +88,10 @@ def _failure_kind(row: AccessFailureLog) -> str:
 def sign_in_record(data: dict[str, Any]) -> list[Entry]:
     """The entries that match, newest first, at most :data:`SHOWN`."""
     kind = data.get("kind") or ""
+    if data.get("tried"):  # only a refusal says what was tried
+        if kind not in ("", "refused"):
+            return []
+        kind = "refused"
     entries: list[Entry] = []
     if kind in ("", "sign_in"):
         for row in AccessLog.objects.filter(_within("attempt_time", data))[:SHOWN]:
@@ -128,8 +135,38 @@ def sign_in_record(data: dict[str, Any]) -> list[Entry]:
                     row.path_info,
                 )
             )
+    if kind in ("", "refused"):
+        entries.extend(_refusals(data))
     entries.sort(key=lambda entry: entry.at, reverse=True)
     return entries[:SHOWN]
+
+
+def _refusals(data: dict[str, Any]) -> list[Entry]:
+    """The access policy's refusals that match (``casino.refusals``), newest first."""
+    q = Q()
+    if data.get("username"):
+        q &= Q(username=data["username"])
+    if data.get("address"):
+        q &= Q(address=data["address"])
+    if data.get("start"):
+        q &= Q(at__gte=data["start"])
+    if data.get("end"):
+        q &= Q(at__lt=data["end"])
+    if data.get("tried"):
+        q &= Q(what__icontains=data["tried"]) | Q(doing__icontains=data["tried"])
+    rows = AccessRefusal.objects.filter(q).order_by("-at", "-pk")[:SHOWN]
+    return [
+        Entry(
+            row.at,
+            "refused",
+            row.username,
+            row.address or "",
+            row.path,
+            tried=f"{row.doing} ({row.what}, {row.get_channel_display()})",
+            more=row.more,
+        )
+        for row in rows
+    ]
 
 
 @access.page("page:surveillance:signins")

@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from casino import access
+from surveillance.forms import check_time_range, time_range
 from surveillance.notices import notices_to_show
 from surveillance.review import round_for_review, round_review
 from surveillance.selectors import (
@@ -61,16 +62,7 @@ class RoundSearchForm(forms.Form):
         empty_label="Every table",
     )
     shoe = forms.IntegerField(min_value=1, required=False, label="Shoe number")
-    start = forms.DateTimeField(
-        required=False,
-        label="Opened from",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
-    end = forms.DateTimeField(
-        required=False,
-        label="until",
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+    start, end = time_range("Opened from")
     min_wager = forms.DecimalField(
         min_value=Decimal("0.01"),
         max_digits=12,
@@ -82,9 +74,7 @@ class RoundSearchForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        start, end = data.get("start"), data.get("end")
-        if start and end and end <= start:
-            raise forms.ValidationError("The end of the time range must come after its start.")
+        check_time_range(data)
         return data
 
 

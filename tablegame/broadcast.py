@@ -26,6 +26,15 @@ machine (a floor at full pace, a process stalled) it cancelled sends mid-way, lo
 to be written and counting as dropped those Redis had taken. The test:
 ``tests/realtime/test_notice_delivery.py``.
 
+A notice never carries a player's wagers to repeat: every member of staff may follow a table's
+socket (another table's dealer, a display), but only the table's own dealer and the floor may read
+its helps (``api:table``, ``tests/api/test_help_scope.py``). ``notice_change`` takes the parts in
+``WITHHELD`` (``repeat``: the last round's wagers, for the tablet's "repeat") out of the change
+and names them in ``"withheld"``; the table's tablet reads them over HTTP, as any screen reads
+what a notice does not say (``static/js/dealer.js``). The answer to the command itself, which
+goes only to the person who gave it, keeps them. The test:
+``tests/realtime/test_notice_withholds_wagers.py``.
+
 The in-memory layer (the embedded demo, one process) is sent to inline: its sockets live on the
 server's own loop, which a thread of ours cannot wake, and it has no network to wait on.
 """
@@ -66,6 +75,25 @@ EXIT_WAIT = 2.0
 LOG_INTERVAL = 10.0
 
 
+#: Parts of the table state a command's answer may hold that its notice never carries: they are
+#: for the table's own screens, which read them over HTTP (``notice_change``).
+WITHHELD = ("repeat",)
+
+
+def notice_change(answer: dict[str, Any], text: str | None = None) -> str:
+    """What the screens hear of a command's ``answer``, as JSON text (``text``: the answer's own,
+    if written already): the answer itself, or, when it holds parts of ``WITHHELD``, a copy
+    without them that names them in ``"withheld"`` (the screens that need them read them again).
+    No query: the answer has what it needs."""
+    withheld = [name for name in WITHHELD if name in answer]
+    if not withheld:
+        return json.dumps(answer) if text is None else text
+    told = {name: value for name, value in answer.items() if name not in withheld}
+    told["changed"] = [name for name in answer.get("changed", ()) if name not in withheld]
+    told["withheld"] = withheld
+    return json.dumps(told)
+
+
 def table_group(table_id: int) -> str:
     """The channel-layer group of screens watching one table."""
     return f"table.{table_id}"
@@ -89,14 +117,15 @@ def announce_change(
 
     Called after commit (``transaction.on_commit``). ``change`` (the event and what changed, plain
     JSON values: numbers with a fraction as strings), or ``change_text`` (the same already as JSON
-    text: a command's stored answer), is forwarded to the screens as it is. The frame the screens
+    text: a command's stored answer, less what ``notice_change`` withholds), is forwarded to the
+    screens as it is (``change``: less what ``WITHHELD`` names). The frame the screens
     get is written here once, as text (``notice_frame``): each socket sends it unchanged, however
     many watch. Without ``pit_id`` the table's pit is looked up by primary key (one indexed
     query); a caller holding the table passes ``table.pit_id``.
     """
     if change is not None and change_text is None:
         try:
-            change_text = json.dumps(change)
+            change_text = notice_change(change)
         except (TypeError, ValueError):
             log.warning("change notice %r cannot be sent", change, exc_info=True)
             notices.put_failed()

@@ -8,7 +8,11 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   (the surveillance socket: the same without ``"pit"``, every table): the last event sequence of
   each table, so a screen that reconnects knows whether it missed something;
 - after a change commits, ``{"type": "changed", "table": 7, "sequence": 42, "action": "..."}``,
-  with ``"change"`` (the event and what changed) when the action gives it;
+  with ``"change"`` (the event and what changed) when the action gives it. Every member of staff
+  may follow a table, another table's dealer included, so a change never carries the tablet's
+  helps about players (``repeat``, the last round's wagers, which only the table's own dealer
+  and the floor may read over HTTP): it names them in ``"withheld"`` instead
+  (``broadcast.notice_change``), and the table's tablet reads the state again;
 - the hello again, the same shape, about every ``HELLO_EVERY`` seconds (each socket's beat
   jittered by ``HELLO_JITTER``, so a floor's sockets do not read at once): the heartbeat, read
   from the database (one query per socket), so a screen that lost a notice, the last of a table
@@ -26,8 +30,9 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
 
 Refusals accept the socket and close it at once with a code the script understands (a close before
 accepting reaches the browser only as a failed handshake): 4401 not logged in, 4403 the role may
-not watch this (``casino.access``; the close reason says why), 4404 no such table or pit (or no
-socket at that path: ``no_such_socket``). A socket opened while notices cannot be had (Redis
+not watch this (``casino.access``; the close reason says why; the refusal is kept in the record
+of sign-ins and refusals, ``casino.refusals``), 4404 no such table or pit (or no socket at that
+path: ``no_such_socket``). A socket opened while notices cannot be had (Redis
 away) is closed with 1013, "try again later": live.js reconnects, and the hello it then gets
 brings the screen up to date from the database.
 """
@@ -45,7 +50,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DataError
 from redis.exceptions import RedisError
 
-from casino import access
+from casino import access, refusals
 from tablegame.broadcast import meter_group, table_group
 from tablegame.models import MustHitProgressive, Table
 from tablegame.selectors import last_sequence_of_tables
@@ -106,6 +111,13 @@ async def _accept_and_close(receive: Any, send: Any, code: int, reason: str) -> 
 @database_sync_to_async
 def _decide(user: access.Person, what: str) -> access.Decision:
     return access.decide(user, what)
+
+
+@database_sync_to_async
+def _refused(user: access.Person, what: str, scope: Any) -> None:
+    """Keep the refusal (4403) in the record of sign-ins and refusals (``casino.refusals``)."""
+    path, address = str(scope.get("path", "")), refusals.scope_address(scope)
+    refusals.refused(user, what, channel="socket", path=path, address=address)
 
 
 @database_sync_to_async
@@ -178,6 +190,7 @@ class Watch(AsyncJsonWebsocketConsumer):
         # Channels' lazy user object stands for the session's User.
         decision = await _decide(cast(access.Person, user), self.access)
         if not decision.allowed:
+            await _refused(cast(access.Person, user), self.access, self.scope)
             await self.close(code=FORBIDDEN, reason=close_reason(decision.reason))
             return
         # Join before reading the sequences: a change committed in between is then either in the

@@ -9,7 +9,8 @@
    the player-dealer position (table.curator_offer, table.player_dealer), what the wagers commit
    of the bank (round.bank), the settlement of a complete coup before Settle (round.preview),
    each chair's Royal 9 combination (rules.royal9), and last round's wagers (repeat; the tablet
-   leaves out those it cannot place again).
+   leaves out those it cannot place again). A notice withholds the repeat (it is heard by every
+   screen that follows the table): a notice that says so ("withheld") reloads the state.
    Every tap is applied in the order tapped or refused on the screen: its command waits in line
    behind those on their way (a refusal drops those still waiting, and the banner says how many);
    a command the server did not answer is sent again with its key, so it lands once. A seat shows
@@ -46,6 +47,7 @@
   let help = null;  // the tablet's helps, from the state (helps())
   const line = [];  // commands tapped and not yet sent, in the order tapped
   let sending = false;  // a command is on its way
+  const BUSY_TRIES = 3;  // a command on a busy table: sent at most this many times (post)
   const SKIP = Symbol("already sent");  // a chip whose cents went with an earlier tap's command
   // Chips tapped per "seat:type" and not yet recorded: cents waiting in line, and the amount the
   // command on its way sets (null: none on its way). The seat shows what was tapped.
@@ -253,15 +255,22 @@
     }
   }
 
-  /* One command: sent again with the same key when no answer came (it lands once). */
+  /* One command: sent again with the same key when no answer came (it lands once), and when
+     the table was busy (503: nothing was done, the key is unspent), after the server's
+     Retry-After, up to BUSY_TRIES times in all. */
   async function post({ route, body, key }) {
     const data = typeof body === "function" ? body() : body;
     if (data === SKIP) return true;
     if (data === null) return false;
     let answer = null;
+    let busy = 0;
     for (const wait of [0, 300, 1000, 2500]) {
       if (wait) await new Promise((r) => setTimeout(r, wait));
       answer = await Http.post(api + route, data, { key });
+      while (answer.status === 503 && answer.retryAfter !== null && ++busy < BUSY_TRIES) {
+        await new Promise((r) => setTimeout(r, answer.retryAfter * 1000));
+        answer = await Http.post(api + route, data, { key });
+      }
       if (answer.status !== 0) break;
     }
     if (!answer.ok) {
@@ -1195,8 +1204,11 @@
     const onChange = (id, detail) => {
       if (detail && detail.reason === "changed" && state && detail.sequence <= state.sequence) return;
       // Another tablet's command: its answer rides on the notice; put it in place if it follows.
-      const next = detail && detail.reason === "changed" && detail.change && detail.change.changed
-        ? applyAnswer(state, detail.change) : null;
+      // A notice never carries last round's wagers (every screen on the floor hears it): when it
+      // withholds them (a settlement), the state is read again, as only this table's own may.
+      const change = detail && detail.reason === "changed" ? detail.change : null;
+      const next = change && change.changed && !(change.withheld && change.withheld.length)
+        ? applyAnswer(state, change) : null;
       if (next) draw(next);
       else load();
     };

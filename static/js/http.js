@@ -9,9 +9,10 @@
                                     answer, a double tap, shares the first's key)
      Http.getJSON(url)              a JSON document
      Http.getText(url)              an HTML fragment
-   Each resolves to { ok, status, data, error, loggedOut } and never rejects: `data` is the
-   parsed answer (or the text), `error` the server's message or one in words when it gave none
-   (status 0: no answer at all), `loggedOut` true when the request was sent to the login form.
+   Each resolves to { ok, status, data, error, loggedOut, retryAfter } and never rejects: `data`
+   is the parsed answer (or the text), `error` the server's message or one in words when it gave
+   none (status 0: no answer at all), `loggedOut` true when the request was sent to the login
+   form, `retryAfter` the seconds of a Retry-After header (a busy table's 503), else null.
      Http.newKey()        a new Idempotency-Key (crypto.randomUUID, or a random string without it)
      Http.cookie(name)    a cookie's value, or "" */
 "use strict";
@@ -37,7 +38,7 @@
     try {
       response = await fetch(url, { credentials: "same-origin", cache: "no-store", ...init });
     } catch (error) {
-      return { ok: false, status: 0, data: null, error: NO_ANSWER, loggedOut: false };
+      return { ok: false, status: 0, data: null, error: NO_ANSWER, loggedOut: false, retryAfter: null };
     }
     const loggedOut = response.redirected && new URL(response.url).pathname.startsWith("/login/");
     let data = null;
@@ -53,7 +54,9 @@
       message = (data && typeof data === "object" && data.error)
         || `The server refused (${response.status}).`;
     }
-    return { ok, status: response.status, data, error: message, loggedOut };
+    const after = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+    const retryAfter = Number.isFinite(after) && after >= 0 ? after : null;
+    return { ok, status: response.status, data, error: message, loggedOut, retryAfter };
   }
 
   function getJSON(url) {

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -47,9 +48,11 @@ from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
 from tablegame.actions.tables import record_rules_taken_effect
 from tablegame.api.errors import error_body
-from tablegame.broadcast import announce_change
+from tablegame.broadcast import announce_change, notice_change
 from tablegame.models import CommandRecord, Table
 from tablegame.selectors import command_answer
+
+log = logging.getLogger(__name__)
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -101,9 +104,12 @@ def run_command(
     if len(key) > KEY_MAX_LENGTH:
         raise exceptions.ValidationError({HEADER: [f"At most {KEY_MAX_LENGTH} characters."]})
     with _turn(table_id) as ours:
-        if not ours:
+        if not ours:  # answered as config.middleware answers a lock timeout: with the id
+            request_id = str(getattr(request._request, "request_id", "-"))
+            log.warning("table %s busy (request %s): %s", table_id, request_id, request.path)
             headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
-            return Response(error_body(BUSY), status=503, headers=headers)
+            body = error_body(BUSY, request_id=request_id)
+            return Response(body, status=503, headers=headers)
         return _run(actor, key, table_id, command, act)
 
 
@@ -174,11 +180,13 @@ class _KeyTaken(Exception):
 
 def _announce(table: Table, answer: dict[str, Any], text: str) -> None:
     """Once the command commits, tell the screens: one notice with the answer itself (its events
-    and the parts they changed), which a screen puts in place like the tablet that sent it."""
+    and the parts they changed), which a screen puts in place like the tablet that sent it; less
+    the last round's wagers (``broadcast.notice_change``), which only the table's own read."""
     if not answer["events"]:
         return
     table_id, pit_id = table.pk, table.pit_id
     sequence, action = answer["sequence"], answer["events"][-1]["action"]
+    text = notice_change(answer, text)
     transaction.on_commit(
         lambda: announce_change(table_id, sequence, action, pit_id=pit_id, change_text=text)
     )

@@ -34,8 +34,6 @@ MONEY = (
     rf"^[{SPACE}]*\+?(?:0*[1-9][0-9]{{0,9}}(?:\.[0-9]{{0,2}}0*)?|0*\.(?:[1-9][0-9]?|0[1-9])0*)"
     rf"[{SPACE}]*$"
 )
-#: A seat number as a key (House Money's ``rides``).
-SEAT_KEY = "^(?:" + "|".join(str(n) for n in range(MOST_SEATS, 0, -1)) + ")$"
 #: An id of a row: PostgreSQL's ``bigint``, counted from 1.
 MOST_ID = 2**63 - 1
 PATH_PARAMETERS = {
@@ -241,6 +239,17 @@ class RoundInfo(Document):
     )
 
 
+class RoundPatch(RoundInfo):
+    """The round in a command's answer: whole, or only the keys the command changed (its
+    ``patched``)."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        for field in fields.values():
+            field.required = False
+        return fields
+
+
 class DeckChangeInfo(Document):
     changed_at = serializers.DateTimeField()
     due_at = serializers.DateTimeField(allow_null=True)
@@ -304,10 +313,18 @@ class CommandAnswer(Document):
     seats = SeatInfo(many=True, required=False)
     markers = Marker(many=True, required=False)
     shoe = ShoeInfo(allow_null=True, required=False)
-    round = RoundInfo(allow_null=True, required=False, help_text="Whole, or patched (see above).")
+    round = RoundPatch(allow_null=True, required=False, help_text="Whole, or patched (see above).")
     deck_change = DeckChangeInfo(allow_null=True, required=False)
     meters = serializers.DictField(child=serializers.CharField(), required=False)
     repeat = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+#: What every command's body must be (``errors.DecimalJSONParser``), beyond its schema.
+BODY = (
+    f"JSON of at most {API_MAX_BODY_BYTES} bytes (413 past it), nesting at most {API_MAX_DEPTH} "
+    "deep, with no NUL character and no half of a character (a lone surrogate) in any key or "
+    "string, read or not (400). Properties the schema does not name are ignored."
+)
 
 
 def _refusal(description: str) -> OpenApiResponse:
@@ -319,10 +336,13 @@ UNAVAILABLE = _refusal(
     "after Retry-After seconds; nothing changed, and the same Idempotency-Key may be sent again."
 )
 LIST_ERRORS: dict[int, OpenApiResponse] = {
+    400: _refusal("The request could not be read (a Host header this server does not serve)."),
     401: _refusal("Not logged in: no session and no valid token."),
     403: _refusal("Your role may not read tables (why)."),
     406: _refusal("The request's Accept header takes neither JSON nor HTML."),
-    503: UNAVAILABLE,
+    503: _refusal(
+        "The database is not answering, or is busy: try again after Retry-After seconds."
+    ),
 }
 READ_ERRORS: dict[int, OpenApiResponse] = {
     **LIST_ERRORS,
@@ -347,9 +367,10 @@ COMMAND_RESPONSES: dict[int, OpenApiResponse] = {
         "Your role may not do this (the access policy's reason), a session request lacks its CSRF "
         "token, or the table is not yours to deal. Nothing changed."
     ),
-    404: _refusal("No such table (or, for a marker's command, no such marker)."),
+    404: _refusal("No such table."),
     409: _refusal(
-        "Refused by the rules, or the key was used for another command. Nothing changed."
+        "Refused by the rules (a seat, marker or card the table does not have included), or the "
+        "key was used for another command. Nothing changed."
     ),
     413: _refusal(f"The body is over {API_MAX_BODY_BYTES} bytes. Nothing changed."),
     415: _refusal("The body is not sent as application/json. Nothing changed."),
@@ -546,6 +567,8 @@ class CommandSchema(AutoSchema):
         operation = super().get_operation(*args, **kwargs)
         if operation is not None:
             operation["responses"]["200"]["links"] = links(operation["operationId"])
+            if "requestBody" in operation:
+                operation["requestBody"]["description"] = BODY
         return operation
 
     def get_override_parameters(
@@ -608,4 +631,7 @@ def enforced(field: serializers.Field[Any, Any, Any, Any], described: dict[str, 
     elif isinstance(field, serializers.ListField) and isinstance(described.get("items"), dict):
         enforced(field.child, described["items"])
     elif isinstance(field, serializers.DictField) and field.field_name == "rides":
-        described["propertyNames"] = {"pattern": SEAT_KEY}
+        # Keyed by seat number (``HouseMoneyInput.validate_rides``): a property per seat.
+        ride = described.pop("additionalProperties")
+        described["properties"] = {str(n): ride for n in range(1, MOST_SEATS + 1)}
+        described["additionalProperties"] = False

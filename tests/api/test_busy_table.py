@@ -64,7 +64,7 @@ def test_a_tap_on_a_busy_table_is_refused_busy_and_the_same_tap_is_done_once_it_
         refused = tablet.post(mini, "round/open/", key=key)
         waited = time.monotonic() - started
         assert refused.status_code == 503
-        assert refused.json() == {"error": BUSY}
+        assert refused.json() == {"error": BUSY, "request_id": refused.headers["X-Request-ID"]}
         assert refused.headers["Retry-After"] == "2"
         assert waited < LOCK_TIMEOUT + 3  # the lock timeout, not the holder's transaction
         assert counts(mini) == before

@@ -64,7 +64,7 @@ def test_every_command_with_input_describes_its_body_and_its_key_header(schema):
         error = cards["responses"][status]["content"]["application/json"]["schema"]
         assert error == {"$ref": "#/components/schemas/Error"}
     reads = schema["paths"]["/api/tables/{table_id}/"]["get"]["responses"]
-    assert set(reads) == {"200", "401", "403", "404", "406", "503"}
+    assert set(reads) == {"200", "400", "401", "403", "404", "406", "503"}
     wager = schema["components"]["schemas"]["WagerInput"]
     assert set(wager["required"]) == {"seat", "type", "amount"}
     opened = schema["paths"]["/api/tables/{table_id}/open/"]["post"]
