@@ -10,6 +10,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from tablegame.api.urls import COMMANDS
+from tablegame.api.views import TableCommand
 from tablegame.models import Table
 from tests.tablegame.conftest import dealer, floor, ready_table, staff, table_for
 
@@ -63,6 +65,14 @@ class Tablet:
         assert kept == self.state(table), f"{route}: the answer left the tablet's state stale"
         self.kept[table.pk] = kept
         return kept
+
+
+def command_views() -> list[type[TableCommand]]:
+    """The views of the API's commands (``tablegame.api.urls.COMMANDS``)."""
+    views = [view.view_class for _, view in COMMANDS]
+    commands = [view for view in views if issubclass(view, TableCommand)]
+    assert commands == views
+    return commands
 
 
 def apply_answer(state: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:

@@ -22,9 +22,13 @@ WAGERS = [
 ]
 
 
-def test_a_settlement_notice_carries_no_wager_to_repeat(live_floor: dict[str, User]) -> None:
-    dealer, other_dealer, display = live_floor["dealer"], live_floor["dealer2"], live_floor["clerk"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_settlement_notice_carries_no_wager_to_repeat(floor_staff: dict[str, User]) -> None:
+    dealer, other_dealer, display = (
+        floor_staff["dealer"],
+        floor_staff["dealer2"],
+        floor_staff["clerk"],
+    )
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     tablet = APIClient()
     tablet.force_login(dealer)
     api = f"/api/tables/{table.pk}/"
