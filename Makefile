@@ -1,7 +1,8 @@
 # make run: the embedded demo on http://127.0.0.1:8000 (SQLite, in-memory channels, eager Celery).
 # make test: lint, then pytest against the local PostgreSQL and Redis.
+# make test-fast: pytest without the slow tests (browsers, servers, workers, fuzzers), no lint.
 .DEFAULT_GOAL := run
-.PHONY: run test lint bench clean venv
+.PHONY: run test test-fast lint bench clean venv
 
 PYTHON ?= python3
 VENV := .venv
@@ -35,11 +36,17 @@ test: $(STAMP)
 	$(MAKE) lint
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest
 
+# What a developer runs between changes: every test but those marked slow in tests/conftest.py
+# (Chromium, live servers, Celery workers, the load simulator, the fuzzers); `make lint` apart.
+test-fast: $(STAMP)
+	scripts/ensure_services.sh
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest -m "not slow"
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy baccarat casino tablegame pit surveillance accounting config loadsim
+	$(BIN)/mypy baccarat casino tablegame pit surveillance accounting config loadsim tests
 
 # The engine's benchmarks, then the live floor against a database and Redis db of the bench's own;
 # writes bench/RESULTS.md. BENCH_ARGS: e.g. --quick, or --sweep 25,100,300 --seconds 60.

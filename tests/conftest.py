@@ -2,16 +2,49 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
+import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from io import StringIO
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 from pytest_django import Settings
 
 from tablegame import work
+from tests.chromium import Chromium
+from tests.record.chains import triggers_bypassed
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
+#: Fixtures that start something slow: Chromium, a live server (Django's, Daphne), a Celery worker.
+SLOW_FIXTURES = frozenset({"browser", "chromium", "live_server", "daphne", "worker"})
+#: Directories whose every test is slow: Chromium, and the load simulator under uvicorn/gunicorn.
+SLOW_DIRECTORIES = (TESTS / "browser", TESTS / "bench")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every test that starts a browser, a server, a worker or the load simulator,
+    or runs the fuzzers (``make test-fast`` leaves them out): by the fixtures it uses, its
+    directory, and the ``fuzz`` marker."""
+    slow = pytest.mark.slow
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        path = Path(str(item.path))
+        if (
+            fixtures & SLOW_FIXTURES
+            or any(path.is_relative_to(place) for place in SLOW_DIRECTORIES)
+            or item.get_closest_marker("fuzz") is not None
+        ):
+            item.add_marker(slow)
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +70,23 @@ def seeded(db: None) -> str:
     out = StringIO()
     call_command("seed_demo", stdout=out)
     return out.getvalue()
+
+
+@pytest.fixture
+def events_cleared_after(transactional_db: None) -> Iterator[None]:
+    """For transactional tests: the append-only event table is emptied (triggers bypassed)
+    before Django's flush, which the triggers allow only on an empty table."""
+    yield
+    with triggers_bypassed(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM casino_event")
+
+
+@pytest.fixture
+def floor_staff(events_cleared_after: None) -> dict[str, User]:
+    """The demo floor and its users by username, committed for real so that other connections
+    (threads, a live server, a worker, the ASGI app) see them; the events cleared after."""
+    call_command("seed_demo", verbosity=0)
+    return {u.username: u for u in User.objects.all()}
 
 
 @pytest.fixture
@@ -81,3 +131,58 @@ def no_read_of_waiting_writes() -> Iterator[None]:
     check applies where writes wait: PostgreSQL)."""
     with connection.execute_wrapper(fail_reads_of_waiting_writes):
         yield
+
+
+def database_url_of_this_run() -> str:
+    """DATABASE_URL, naming the database pytest-django made for this run."""
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+@dataclass(frozen=True)
+class Worker:
+    queue: str  #: the queue of this test's own that the worker consumes
+    log: Path  #: what it wrote
+
+
+@pytest.fixture
+def worker(floor_staff: dict[str, User], redis_url: str) -> Iterator[Worker]:
+    """A real Celery worker (``celery -A config worker``, a subprocess) on the test database and
+    Redis, consuming a queue of this test's own; its log under test-output/."""
+    queue = f"test-worker-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url_of_this_run(),
+        "REDIS_URL": redis_url,
+        "DATABASE_POOL": "false",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo"]
+    command += ["-Q", queue, "--without-heartbeat", "--without-gossip", "--without-mingle"]
+    (ROOT / "test-output").mkdir(exist_ok=True)
+    log = ROOT / "test-output" / f"{queue}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [*command, "--loglevel=INFO"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        yield Worker(queue, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def browser() -> Iterator[Chromium]:
+    """Chromium, started by the test when its data is ready (``browser.start()``).
+
+    Playwright's sync API runs an event loop in this thread; starting it only after the test
+    has prepared its tables keeps the actions' after-commit notices out of that loop.
+    """
+    handle = Chromium()
+    yield handle
+    handle.stop()

@@ -11,13 +11,8 @@ from django.test import Client
 
 from casino import access
 from tablegame import actions
+from tests.clients import logged_in
 from tests.tablegame.conftest import table_for
-
-
-def logged_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
 
 
 def text(response) -> str:

@@ -22,10 +22,8 @@ from casino import access, roles
 from casino.models import Pit
 from tablegame.consumers import FORBIDDEN, close_reason
 from tests.pit.forms import a_void_form
-from tests.realtime.conftest import live_floor, socket
+from tests.realtime.conftest import socket
 from tests.tablegame.conftest import deal_at, play, ready_table, table_for
-
-__all__ = ["live_floor"]  # the fixture, for the socket walk
 
 #: The demo user in each column of the matrix ("visitor" is made here, with no role).
 USERNAMES = {
@@ -116,10 +114,12 @@ def socket_routes() -> list[tuple[str, str]]:
     """Every WebSocket route and what its consumer says it is."""
     from config.asgi import websocket_urlpatterns
 
-    return [
-        (str(pattern.pattern), pattern.callback.consumer_class.access)
-        for pattern in websocket_urlpatterns
-    ]
+    routes = []
+    for pattern in websocket_urlpatterns:
+        # ``as_asgi()`` makes the route's application and hangs its consumer's class on it.
+        consumer = vars(pattern.callback)["consumer_class"]
+        routes.append((str(pattern.pattern), consumer.access))
+    return routes
 
 
 #: Pages that show one thing chosen in the query (their links always name it).
@@ -172,7 +172,8 @@ def test_every_command_has_a_body_for_the_walk():
 
 def _refusal_shown(response: Any, reason: str) -> bool:
     if response["Content-Type"].startswith("application/json"):
-        return json.loads(response.content) == {"error": reason}
+        result: bool = json.loads(response.content) == {"error": reason}
+        return result
     return escape(reason) in response.content.decode()
 
 
@@ -230,9 +231,9 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
 # --- Sockets, every role ------------------------------------------------------------------------
 
 
-def test_each_socket_answers_as_the_matrix_says(live_floor, settings: Settings):
+def test_each_socket_answers_as_the_matrix_says(floor_staff, settings: Settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    users = {**live_floor, "visitor": User.objects.create_user("visitor")}
+    users = {**floor_staff, "visitor": User.objects.create_user("visitor")}
     values = {"table_id": table_for("ma-mini").pk, "pit_id": Pit.objects.get().pk}
 
     async def answer(client: Any) -> tuple[str, int | None, str]:
@@ -250,6 +251,7 @@ def test_each_socket_answers_as_the_matrix_says(live_floor, settings: Settings):
         user = users[USERNAMES[role]]
         for route, what in socket_routes():
             got = async_to_sync(answer)(socket(concrete(route, values), user=user))
+            expected: tuple[str, int | None, str]
             if allowed(role, what):
                 expected = ("hello", None, "")
             else:

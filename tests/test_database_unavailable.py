@@ -20,6 +20,7 @@ from django.test import Client, RequestFactory
 from config.middleware import SERVER_ERROR, UNAVAILABLE
 from config.request_id import server_error
 from tablegame.api.views import TableList
+from tests.clients import logged_in
 
 
 def _closed_port() -> int:
@@ -37,17 +38,15 @@ def _reconnect() -> None:
 
 
 @pytest.fixture
-def logged_in(transactional_db: None) -> Client:
+def dealer_client(transactional_db: None) -> Client:
     """A dealer's browser, its session stored while the database still answers."""
     user = User.objects.create_user("dealer", password="baccarat")
     user.groups.add(Group.objects.get_or_create(name="dealer")[0])
-    client = Client()
-    client.force_login(user)
-    return client
+    return logged_in("dealer")
 
 
 @pytest.fixture
-def database_down(logged_in: Client) -> Iterator[None]:
+def database_down(dealer_client: Client) -> Iterator[None]:
     settings_dict = connection.settings_dict
     saved = {key: settings_dict[key] for key in ("HOST", "PORT", "OPTIONS")}
     _reconnect()
@@ -69,17 +68,17 @@ def database_down(logged_in: Client) -> Iterator[None]:
     ("method", "path"), [("get", "/api/tables/"), ("post", "/api/tables/1/round/open/")]
 )
 def test_the_api_answers_503_in_json_when_the_database_is_down(
-    logged_in, database_down, method, path
+    dealer_client, database_down, method, path
 ):
-    response = getattr(logged_in, method)(path, content_type="application/json")
+    response = getattr(dealer_client, method)(path, content_type="application/json")
     assert response.status_code == 503
     assert response["Content-Type"] == "application/json"
     assert response["Retry-After"] == "5"
     assert response.json() == {"error": UNAVAILABLE, "request_id": response["X-Request-ID"]}
 
 
-def test_a_page_answers_a_plain_503_page_when_the_database_is_down(logged_in, database_down):
-    response = logged_in.get("/")
+def test_a_page_answers_a_plain_503_page_when_the_database_is_down(dealer_client, database_down):
+    response = dealer_client.get("/")
     assert response.status_code == 503
     assert response["Content-Type"].startswith("text/html")
     page = response.content.decode()
@@ -87,18 +86,18 @@ def test_a_page_answers_a_plain_503_page_when_the_database_is_down(logged_in, da
     assert "Traceback" not in page and "OperationalError" not in page
 
 
-def test_the_same_requests_are_answered_when_the_database_is_up(logged_in):
-    assert logged_in.get("/api/tables/").json() == []
-    assert logged_in.get("/").status_code == 200
+def test_the_same_requests_are_answered_when_the_database_is_up(dealer_client):
+    assert dealer_client.get("/api/tables/").json() == []
+    assert dealer_client.get("/").status_code == 200
 
 
-def test_any_other_server_error_of_the_api_is_json_too(logged_in, monkeypatch):
+def test_any_other_server_error_of_the_api_is_json_too(dealer_client, monkeypatch):
     def fail(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(TableList, "get", fail)
-    logged_in.raise_request_exception = False
-    response = logged_in.get("/api/tables/")
+    dealer_client.raise_request_exception = False
+    response = dealer_client.get("/api/tables/")
     assert response.status_code == 500
     assert response.json() == {"error": SERVER_ERROR, "request_id": response["X-Request-ID"]}
 

@@ -41,7 +41,8 @@ def checks(monkeypatch):
 def backend_pid(wrapper) -> int:
     with wrapper.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
-        return cursor.fetchone()[0]
+        result: int = cursor.fetchone()[0]
+        return result
 
 
 def test_a_connection_just_given_back_is_lent_again_unchecked(pooled, checks):

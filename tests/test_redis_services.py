@@ -6,7 +6,7 @@ import uuid
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
 
 from config import celery_app
 from config.env import channel_layers_from_env

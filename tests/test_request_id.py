@@ -4,6 +4,7 @@ page or the JSON body shows the same id (issue 28)."""
 from __future__ import annotations
 
 import logging
+from typing import Any, cast
 
 import pytest
 from django.test import Client, override_settings
@@ -73,8 +74,9 @@ def test_a_pages_script_gets_json_and_an_id_not_the_proxys_is_replaced(logged) -
 def test_the_log_line_names_the_request_id() -> None:
     from django.conf import settings
 
-    assert "%(request_id)s" in settings.LOGGING["formatters"]["line"]["format"]
-    assert settings.LOGGING["handlers"]["stderr"]["stream"] == "ext://sys.stderr"
+    logging = cast(dict[str, Any], settings.LOGGING)  # dictConfig's nested dictionaries
+    assert "%(request_id)s" in logging["formatters"]["line"]["format"]
+    assert logging["handlers"]["stderr"]["stream"] == "ext://sys.stderr"
 
 
 def test_a_celery_tasks_log_lines_carry_its_id(caplog: pytest.LogCaptureFixture) -> None:

@@ -46,9 +46,8 @@ def test_a_timestamp_reads_as_djangos_loader_reads_it(postgresql, text):
         cursor.execute("SELECT %s::timestamptz, %s::timestamptz::text", [text, text])
         found, as_text = cursor.fetchone()
 
-    class Djangos(BaseTzLoader):
-        timezone = connection.timezone
-
+    # Django's loader as its register_tzloader() makes it for the connection's time zone.
+    Djangos = type("Djangos", (BaseTzLoader,), {"timezone": connection.timezone})
     expected = Djangos(1184, cursor.cursor.connection).load(as_text.encode())
     assert found == expected
     assert found.tzinfo is dt.UTC

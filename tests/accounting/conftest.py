@@ -100,7 +100,13 @@ def play_the_day(staff: dict[str, User]) -> PlayedDay:
         mb, day=day, kind="closer", chips=chips(d100=103, d25=2, d5=3), **inventory
     )
     services.record_inventory(s42, day=day, kind="closer", chips=chips(d100=40), **inventory)
-    count = {"witness": staff["admin"], "actor": acct}
-    services.record_drop(mb, day=day, currency=chips(d100=5, d20=25), **count)
-    services.record_drop(s42, day=day, currency=chips(d100=12), **count)
+    witness = staff["admin"]
+    services.record_drop(mb, day=day, currency=chips(d100=5, d20=25), witness=witness, actor=acct)
+    services.record_drop(s42, day=day, currency=chips(d100=12), witness=witness, actor=acct)
     return PlayedDay(casino, day, mb, s42, staff)
+
+
+@pytest.fixture
+def committed_day(floor_staff: dict[str, User]) -> PlayedDay:
+    """A day played at the demo floor, committed so that a live server sees it."""
+    return play_the_day(floor_staff)

@@ -3,38 +3,28 @@ count entered through the form by two people."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from django.contrib.auth.models import User
-from django.core.management import call_command
-from django.db import connection
+from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from accounting.models import DropCount
-from tests.accounting.conftest import play_the_day
-from tests.browser.conftest import SHOTS, browser  # noqa: F401  (the fixture)
-from tests.record.chains import triggers_bypassed
+from tests.browser.conftest import SHOTS, Served
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 
-@pytest.fixture
-def committed_day(transactional_db: None) -> Iterator[object]:
-    call_command("seed_demo", verbosity=0)
-    yield play_the_day({u.username: u for u in User.objects.all()})
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
-
-
-def _log_in(chromium: object, live_server: object, username: str) -> object:
-    page = chromium.new_page(viewport={"width": 1024, "height": 768})  # type: ignore[attr-defined]
-    page.goto(f"{live_server.url}/login/")  # type: ignore[attr-defined]
+def _log_in(chromium: Browser, live_server: Served, username: str) -> Page:
+    """A page at 1024x768, logged in, on the home page."""
+    page = chromium.new_page(viewport={"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "baccarat")
     page.click("button[type=submit], input[type=submit]")
-    page.wait_for_selector("text=Your role")  # type: ignore[attr-defined]
+    page.wait_for_selector("text=Your role")
     return page
 
 
-def test_the_accountant_reads_the_day_and_counts_a_box(committed_day, live_server, browser):  # noqa: F811
+def test_the_accountant_reads_the_day_and_counts_a_box(committed_day, live_server, browser):
     day = committed_day.day.isoformat()
     page = _log_in(browser.start(), live_server, "accounting")
     page.click('a.screen:has-text("Accounting")')
@@ -79,4 +69,8 @@ def test_the_accountant_reads_the_day_and_counts_a_box(committed_day, live_serve
     page.screenshot(path=str(SHOTS / "accounting-drop.png"), full_page=False)
     browser.stop()  # Playwright's loop leaves this thread; the database may be read again
     drop = DropCount.objects.get(table__name="BB-1")
-    assert (drop.currency_total, drop.other_total, drop.witnessed_by.username) == (760, 25, "admin")
+    assert (drop.currency_total, drop.other_total, drop.witnessed_by.username) == (
+        Decimal(760),
+        Decimal(25),
+        "admin",
+    )

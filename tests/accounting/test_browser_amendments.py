@@ -4,29 +4,12 @@ page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-from django.contrib.auth.models import User
-from django.core.management import call_command
-from django.db import connection
-
 from accounting.models import AccountingSettings, TableInventory
-from tests.accounting.conftest import play_the_day
 from tests.accounting.test_browser import _log_in
-from tests.browser.conftest import SHOTS, browser  # noqa: F401  (the fixture)
-from tests.record.chains import triggers_bypassed
+from tests.browser.conftest import SHOTS
 
 
-@pytest.fixture
-def committed_day(transactional_db: None) -> Iterator[object]:
-    call_command("seed_demo", verbosity=0)
-    yield play_the_day({u.username: u for u in User.objects.all()})
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
-
-
-def test_the_accountant_amends_a_closer_and_sets_a_threshold(committed_day, live_server, browser):  # noqa: F811
+def test_the_accountant_amends_a_closer_and_sets_a_threshold(committed_day, live_server, browser):
     day = committed_day.day.isoformat()
     page = _log_in(browser.start(), live_server, "accounting")
     page.goto(f"{live_server.url}/accounting/?day={day}")

@@ -15,6 +15,7 @@ from accounting import services
 from accounting.models import TableInventory
 from accounting.reports import day_report
 from casino.models import Casino, Event
+from tablegame.errors import ActionError
 from tablegame.models import Table
 from tests.accounting.conftest import chips
 
@@ -68,7 +69,7 @@ def test_a_closer_of_an_earlier_open_day_that_would_change_a_closed_day_is_refus
     table, day = closed_day
     casino = table.pit.casino
     earlier = day - datetime.timedelta(days=1)
-    with pytest.raises(services.ActionError, match=f"closed gaming day {day:%Y-%m-%d}"):
+    with pytest.raises(ActionError, match=f"closed gaming day {day:%Y-%m-%d}"):
         _closer(table, earlier, 120, staff)  # would make D's opener $12,000 and its win -$500
     assert not TableInventory.objects.filter(table=table, day=earlier).exists()
     assert (
@@ -130,7 +131,7 @@ def test_a_closer_before_another_closer_leaves_the_closed_day_alone(closed_day, 
 
 def test_an_opener_of_the_closed_day_itself_is_refused(closed_day, staff):
     table, day = closed_day
-    with pytest.raises(services.ActionError, match=f"gaming day {day:%Y-%m-%d} is closed"):
+    with pytest.raises(ActionError, match=f"gaming day {day:%Y-%m-%d} is closed"):
         services.record_inventory(
             table, day=day, kind="opener", chips=chips(d100=120), dealer=staff["dealer"],
             floorperson=staff["floor"], actor=staff["floor"],

@@ -4,19 +4,12 @@ manage.py close_gaming_day, and on the schedule by a real Celery worker against 
 from __future__ import annotations
 
 import datetime
-import os
-import subprocess
-import sys
-import uuid
-from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
-from django.db import connection
 from django.utils import timezone
 
 from accounting import services
@@ -24,9 +17,9 @@ from accounting.models import DayReopening, GamingDay
 from accounting.tasks import close_gaming_days
 from casino.models import Event
 from config.celery import app
+from tablegame.errors import ActionError
 from tablegame.models import Table
 from tests.accounting.conftest import chips
-from tests.record.chains import triggers_bypassed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +42,7 @@ def test_a_closed_day_is_final(staff):
     event = Event.objects.filter(action="gaming_day_closed").get()
     # Nothing counted before the closer of 1,000: the opener is 0 (and flagged in the report).
     assert event.data == {"day": day.isoformat(), "drop": "0.00", "win": "1000.00", "tables": 1}
-    with pytest.raises(services.ActionError, match="is closed"):
+    with pytest.raises(ActionError, match="is closed"):
         services.record_drop(
             table, day=day, currency=chips(d100=1), witness=staff["admin"],
             actor=staff["accounting"],
@@ -60,7 +53,7 @@ def test_a_closed_day_is_final(staff):
 def test_a_day_that_has_not_ended_cannot_be_closed(staff):
     table = Table.objects.get(name="MB-1")
     today = table.pit.casino.gaming_day(timezone.now())
-    with pytest.raises(services.ActionError, match="has not ended"):
+    with pytest.raises(ActionError, match="has not ended"):
         services.close_gaming_day(table.pit.casino, today)
 
 
@@ -69,13 +62,13 @@ def test_reopening_needs_a_second_senior_person_and_is_recorded(staff):
     casino = table.pit.casino
     services.close_gaming_day(casino, day)
     acct = staff["accounting"]
-    with pytest.raises(services.ActionError, match="second person"):
+    with pytest.raises(ActionError, match="second person"):
         services.reopen_gaming_day(casino, day, reason="Recount", approver=acct, actor=acct)
-    with pytest.raises(services.ActionError, match="Only an administrator"):
+    with pytest.raises(ActionError, match="Only an administrator"):
         services.reopen_gaming_day(
             casino, day, reason="Recount", approver=staff["pitboss"], actor=acct
         )
-    with pytest.raises(services.ActionError, match="Say why"):
+    with pytest.raises(ActionError, match="Say why"):
         services.reopen_gaming_day(casino, day, reason=" ", approver=staff["admin"], actor=acct)
     services.reopen_gaming_day(
         casino, day, reason="Box MB-1 recounted", approver=staff["admin"], actor=acct
@@ -113,33 +106,10 @@ def test_the_schedule_closes_each_due_day_once(staff):
     assert app.conf.beat_schedule["close-gaming-days"]["task"] == close_gaming_days.name
 
 
-@pytest.fixture
-def committed_floor(transactional_db: None) -> Iterator[dict[str, User]]:
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
-
-
-def test_a_real_celery_worker_closes_the_due_days(committed_floor, redis_url):
-    _table, day = _count_a_past_day(committed_floor, days_ago=2)
-    db = django_settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    queue = f"accounting-test-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_url, "DATABASE_POOL": "false"}
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--concurrency=1", "-Q", queue, "--without-heartbeat", "--without-gossip",
-         "--without-mingle", "--loglevel=WARNING"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        result = close_gaming_days.apply_async(queue=queue)
-        closed = result.get(timeout=90)
-    finally:
-        worker.terminate()
-        output = worker.communicate(timeout=30)[0].decode()
-    assert ["Demo Casino", day.isoformat()] in closed, output
+def test_a_real_celery_worker_closes_the_due_days(floor_staff, worker):
+    _table, day = _count_a_past_day(floor_staff, days_ago=2)
+    closed = close_gaming_days.apply_async(queue=worker.queue).get(timeout=90)
+    assert ["Demo Casino", day.isoformat()] in closed, worker.log.read_text()
     assert GamingDay.objects.get(day=day).is_closed
     assert Event.objects.filter(action="gaming_day_closed", data__day=day.isoformat()).exists()
 

@@ -13,12 +13,7 @@ from django.urls import reverse
 from accounting.models import AccountingSettings, DropCount, GamingDay, Slip, TableInventory
 from casino.models import Event
 from tablegame.models import Table
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.clients import signed_in
 
 
 def _stored() -> tuple[int, ...]:
@@ -52,7 +47,7 @@ def test_an_inventory_count_that_is_not_whole_pieces_is_refused(staff, count):
     table = Table.objects.get(name="MB-1")
     before = _stored()
     status, page = _post(
-        _client(staff["floor"]),
+        signed_in(staff["floor"]),
         "inventory",
         {"table": table.pk, "kind": "closer", "chip_100": count, "chip_25": "4",
          "dealer": staff["dealer"].pk, "floorperson": staff["floor"].pk},
@@ -66,7 +61,7 @@ def test_a_fill_count_that_is_not_whole_pieces_is_refused(staff, count):
     table = Table.objects.get(name="MB-1")
     before = _stored()
     status, page = _post(
-        _client(staff["floor"]),
+        signed_in(staff["floor"]),
         "slip",
         {"table": table.pk, "kind": "fill", "chip_100": count,
          "carried_by": staff["pitboss"].pk, "received_by": staff["dealer"].pk},
@@ -78,7 +73,7 @@ def test_a_fill_count_that_is_not_whole_pieces_is_refused(staff, count):
 def _drop(staff, **typed: object) -> tuple[int, str]:
     table = Table.objects.get(name="MB-1")
     return _post(
-        _client(staff["accounting"]),
+        signed_in(staff["accounting"]),
         "drop",
         {"table": table.pk, "cash_100": "5", "witness": "admin", "witness_password": "baccarat",
          **typed},
@@ -130,7 +125,7 @@ def test_a_nul_character_in_any_field_is_refused(staff, page, field):
     table = Table.objects.get(name="MB-1")
     before = _stored()
     status, shown = _post(
-        _client(staff["admin"]),
+        signed_in(staff["admin"]),
         page,
         {"table": table.pk, "other_amount": "1", field: "Void\x00ed"},
     )
@@ -151,7 +146,7 @@ SETTINGS = {"variance_threshold": "100", "hold_low": "5", "hold_high": "30",
 )  # fmt: skip
 def test_a_setting_that_is_not_a_number_in_range_is_refused(staff, field, typed, said):
     before = _stored()
-    status, page = _post(_client(staff["accounting"]), "settings", {**SETTINGS, field: typed})
+    status, page = _post(signed_in(staff["accounting"]), "settings", {**SETTINGS, field: typed})
     assert status == 200 and said in page
     assert _stored() == before
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -15,6 +14,7 @@ from accounting.inputs import YEARS_BACK, BadInput
 from accounting.models import GamingDay, TableInventory
 from casino.models import Event
 from tablegame.models import Table
+from tests.clients import signed_in
 
 PAGES = ("day", "day-csv", "day-pdf", "master", "rounds", "close", "table-day", "drop", "inventory")
 WRONG = {
@@ -26,17 +26,11 @@ WRONG = {
 }
 
 
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 @pytest.mark.parametrize("page", PAGES)
 @pytest.mark.parametrize("day", WRONG)
 def test_a_page_refuses_a_day_no_casino_can_mean(staff, page, day):
     table = Table.objects.get(name="MB-1")
-    answer = _client(staff["admin"]).get(
+    answer = signed_in(staff["admin"]).get(
         reverse(f"accounting:{page}"), {"day": day, "table": table.pk}
     )
     assert answer.status_code == 400
@@ -46,7 +40,7 @@ def test_a_page_refuses_a_day_no_casino_can_mean(staff, page, day):
 def test_tomorrow_has_no_report_yet(staff):
     today = Table.objects.get(name="MB-1").pit.casino.gaming_day(timezone.now())
     tomorrow = today + datetime.timedelta(days=1)
-    acct = _client(staff["accounting"])
+    acct = signed_in(staff["accounting"])
     assert acct.get(reverse("accounting:day"), {"day": tomorrow.isoformat()}).status_code == 400
     shown = acct.get(reverse("accounting:day"), {"day": today.isoformat()})
     assert shown.status_code == 200
@@ -55,13 +49,13 @@ def test_tomorrow_has_no_report_yet(staff):
 
 def test_no_day_given_still_opens_yesterday(staff):
     today = Table.objects.get(name="MB-1").pit.casino.gaming_day(timezone.now())
-    answer = _client(staff["accounting"]).get(reverse("accounting:day"))
+    answer = signed_in(staff["accounting"]).get(reverse("accounting:day"))
     assert answer.status_code == 200
     assert answer.context["day"] == today - datetime.timedelta(days=1)
 
 
 def test_closing_a_garbage_day_closes_nothing(staff):
-    acct = _client(staff["accounting"])
+    acct = signed_in(staff["accounting"])
     for day in ("garbage", "9999-12-31", "0001-01-01", "²"):
         answer = acct.post(reverse("accounting:close"), {"action": "close", "day": day})
         assert answer.status_code == 400
@@ -73,7 +67,7 @@ def test_closing_a_garbage_day_closes_nothing(staff):
 def test_a_year_0001_inventory_is_refused_and_nothing_is_saved(staff):
     table = Table.objects.get(name="MB-1")
     events = Event.objects.count()
-    answer = _client(staff["floor"]).post(
+    answer = signed_in(staff["floor"]).post(
         reverse("accounting:inventory"),
         {"table": table.pk, "day": "0001-01-01", "kind": "closer", "chip_100": "40",
          "dealer": staff["dealer"].pk, "floorperson": staff["floor"].pk},
@@ -95,7 +89,7 @@ def test_the_service_refuses_a_year_0001_count_too(staff):
 
 
 def test_an_unreadable_casino_or_table_id_is_no_server_error(staff):
-    acct = _client(staff["accounting"])
+    acct = signed_in(staff["accounting"])
     answer = acct.get(reverse("accounting:day"), {"casino": "²"})
     assert answer.status_code == 400 and "is not a casino" in answer.content.decode()
     assert acct.get(reverse("accounting:day"), {"casino": "9" * 30}).status_code == 400

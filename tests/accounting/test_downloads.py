@@ -39,6 +39,7 @@ def test_the_pdf_reads_back_with_the_figures_and_the_signature_lines(played_day)
     for line in ("Prepared by (accounting)", "Reviewed by (accounting supervisor)",
                  "Count team member"):  # fmt: skip
         assert line in text
+    assert reader.metadata is not None
     assert reader.metadata.title == f"Table Games Daily Summary {played_day.day}"
 
 

@@ -20,6 +20,7 @@ from tablegame.actions.common import NotAllowed
 from tablegame.models import Round
 from tests.tablegame.conftest import play, ready_table
 from tests.tablegame.test_event_kinds import a_mini_baccarat_day
+from tests.values import present
 
 BANKER_WINS = ["4H", "9C", "2S", "KS"]
 
@@ -63,10 +64,10 @@ def test_the_days_overrides_name_who_decided_why_and_the_round_to_review(staff, 
     # The rules' own passes (Banker lost) are no decision of anybody's.
     assert not any("Banker's hand lost" in line.text for line in report.overrides)
     # The relinquished turn is reviewed in its round; the passed shoe in the round dealt next.
-    relinquished = Round.objects.get(pk=lines[(mini.name, "Cards relinquished")].round_id)
+    relinquished = Round.objects.get(pk=present(lines[(mini.name, "Cards relinquished")].round_id))
     assert (relinquished.table_id, relinquished.number) == (mini.pk, 1)
-    after_pass = Round.objects.get(pk=passed.round_id)
-    assert after_pass.table_id == big.pk and after_pass.opened_at > passed.at
+    after_pass = Round.objects.get(pk=present(passed.round_id))
+    assert after_pass.table_id == big.pk and after_pass.opened_at > present(passed.at)
     assert all(line.round_id for line in report.overrides)
 
 

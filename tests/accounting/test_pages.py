@@ -5,23 +5,17 @@ from __future__ import annotations
 
 import datetime
 
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from accounting.models import DayReopening, GamingDay, Slip, TableInventory
 from tablegame.models import Table
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.clients import signed_in
 
 
 def test_a_floorperson_requests_a_fill_and_a_witness_signs_its_void(staff):
     table = Table.objects.get(name="MB-1")
-    floor = _client(staff["floor"])
+    floor = signed_in(staff["floor"])
     answer = floor.post(
         reverse("accounting:slip"),
         {"table": table.pk, "kind": "fill", "chip_100": "12", "chip_25": "4",
@@ -51,7 +45,7 @@ def test_a_floorperson_requests_a_fill_and_a_witness_signs_its_void(staff):
 
 def test_the_opener_form_starts_from_the_last_closer(staff):
     table = Table.objects.get(name="MB-1")
-    floor = _client(staff["floor"])
+    floor = signed_in(staff["floor"])
     today = table.pit.casino.gaming_day(timezone.now())
     yesterday = today - datetime.timedelta(days=1)
     signed = {"dealer": staff["dealer"].pk, "floorperson": staff["floor"].pk}
@@ -69,7 +63,7 @@ def test_the_opener_form_starts_from_the_last_closer(staff):
 def test_closing_and_reopening_by_the_page(staff):
     table = Table.objects.get(name="MB-1")
     day = table.pit.casino.gaming_day(timezone.now()) - datetime.timedelta(days=1)
-    acct = _client(staff["accounting"])
+    acct = signed_in(staff["accounting"])
     url = reverse("accounting:close")
     page = acct.post(url, {"day": day.isoformat(), "action": "close"}, follow=True)
     assert f"Gaming day {day} closed." in page.content.decode()

@@ -9,7 +9,6 @@ import html
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +18,8 @@ from accounting.models import AccountingSettings
 from accounting.reports import day_report
 from casino.models import Casino, Event
 from casino.record import deployment_casino
+from tablegame.errors import ActionError
+from tests.clients import signed_in
 
 DEFAULTS = {
     "variance_threshold": "100.00",
@@ -32,12 +33,6 @@ def _casino() -> Casino:
     casino = deployment_casino()
     assert casino is not None
     return casino
-
-
-def _client(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _url() -> str:
@@ -56,7 +51,7 @@ def test_a_change_is_recorded_listed_and_flags_the_report(played_day):
     s42 = played_day.s42  # hold 16.67 %, variance $350
     lines = {t.table_id: t for t in day_report(played_day.casino, played_day.day).tables}
     assert not lines[s42.pk].hold_flagged and lines[s42.pk].variance_flagged
-    acct = _client(played_day.staff["accounting"])
+    acct = signed_in(played_day.staff["accounting"])
     page = _post(acct, hold_high="15", variance_threshold="400")
     assert "Settings changed; the change is recorded." in page
     assert "Variance threshold $100.00 → $400.00; Highest hold 30.00% → 15.00%" in page
@@ -74,7 +69,7 @@ def test_a_change_is_recorded_listed_and_flags_the_report(played_day):
 
 def test_the_close_delay_set_on_the_page_is_the_schedules(staff):
     casino = _casino()
-    acct = _client(staff["accounting"])
+    acct = signed_in(staff["accounting"])
     _post(acct, close_after_hours="48")
     assert AccountingSettings.of(casino).close_after_hours == 48
     now = timezone.now()
@@ -101,7 +96,7 @@ def test_the_close_delay_set_on_the_page_is_the_schedules(staff):
     ],
 )
 def test_bad_values_are_refused_and_change_nothing(staff, changed, refusal):
-    acct = _client(staff["accounting"])
+    acct = signed_in(staff["accounting"])
     page = _post(acct, **changed)
     assert refusal in page
     for name, value in changed.items():  # the form keeps what was typed
@@ -111,11 +106,13 @@ def test_bad_values_are_refused_and_change_nothing(staff, changed, refusal):
 
 
 def test_only_accounting_and_the_administrator_set_them(staff):
-    assert _client(staff["pitboss"]).post(_url(), {**DEFAULTS, "hold_low": "1"}).status_code == 403
-    assert "Only accounting may set accounting" in html.unescape(
-        _client(staff["floor"]).get(_url()).content.decode()
+    assert (
+        signed_in(staff["pitboss"]).post(_url(), {**DEFAULTS, "hold_low": "1"}).status_code == 403
     )
-    with pytest.raises(services.ActionError, match="Only accounting may set"):
+    assert "Only accounting may set accounting" in html.unescape(
+        signed_in(staff["floor"]).get(_url()).content.decode()
+    )
+    with pytest.raises(ActionError, match="Only accounting may set"):
         services.set_accounting_settings(_casino(), **DEFAULTS, actor=staff["pitboss"])
-    assert "Settings changed" in _post(_client(staff["admin"]), hold_low="5")
+    assert "Settings changed" in _post(signed_in(staff["admin"]), hold_low="5")
     assert AccountingSettings.objects.get().hold_low == Decimal("5.00")

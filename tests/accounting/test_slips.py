@@ -4,31 +4,19 @@ moment from two screens (real PostgreSQL transactions in threads); a void needs 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
-from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.db import connection
 
 from accounting import services
 from accounting.models import SerialCounter, Slip
+from tablegame.errors import ActionError
 from tablegame.models import Table
 from tests.accounting.conftest import chips
-from tests.record.chains import triggers_bypassed
 
 
-@pytest.fixture
-def committed_floor(transactional_db: None) -> Iterator[dict[str, User]]:
-    """The demo floor committed for real, so that other connections see it."""
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
-
-
-def test_serials_are_given_in_order_without_gaps_under_concurrent_requests(committed_floor):
-    staff = committed_floor
+def test_serials_are_given_in_order_without_gaps_under_concurrent_requests(floor_staff):
+    staff = floor_staff
     tables = list(Table.objects.order_by("pk")[:4])
     barrier = threading.Barrier(8)
     errors: list[BaseException] = []
@@ -61,9 +49,9 @@ def test_serials_are_given_in_order_without_gaps_under_concurrent_requests(commi
 def test_a_refused_request_gives_its_number_back(staff):
     table = Table.objects.get(name="MB-1")
     slip = {"carried_by": staff["pitboss"], "received_by": staff["dealer"], "actor": staff["floor"]}
-    with pytest.raises(services.ActionError):
+    with pytest.raises(ActionError):
         services.issue_slip(table, kind="fill", chips={}, **slip)
-    with pytest.raises(services.ActionError, match="does not carry"):
+    with pytest.raises(ActionError, match="does not carry"):
         services.issue_slip(
             table, kind="fill", chips=chips(d5=1), carried_by=staff["floor"],
             received_by=staff["dealer"], actor=staff["floor"],
@@ -83,17 +71,17 @@ def test_a_void_needs_a_second_person_who_signs_with_a_password(staff):
     signing = None  # the password alone (the pages pass their request: tests of the pages)
     rule = "authority:witness_slip_void"
     doing = "void a fill or credit"
-    with pytest.raises(services.ActionError, match="someone else"):
+    with pytest.raises(ActionError, match="someone else"):
         services.second_person(
             signing, "floor", "baccarat", first=floor, authority=rule, doing=doing
         )
-    with pytest.raises(services.ActionError, match="wrong"):
+    with pytest.raises(ActionError, match="wrong"):
         services.second_person(signing, "pitboss", "nope", first=floor, authority=rule, doing=doing)
-    with pytest.raises(services.ActionError, match="may not sign"):
+    with pytest.raises(ActionError, match="may not sign"):
         services.second_person(
             signing, "dealer", "baccarat", first=floor, authority=rule, doing=doing
         )
-    with pytest.raises(services.ActionError, match="someone else"):
+    with pytest.raises(ActionError, match="someone else"):
         services.void_slip(slip, reason="Wrong table", witness=floor, actor=floor)
     witness = services.second_person(
         signing, "pitboss", "baccarat", first=floor, authority=rule, doing=doing
@@ -104,5 +92,5 @@ def test_a_void_needs_a_second_person_who_signs_with_a_password(staff):
         staff["pitboss"],
         "Wrong table",
     )
-    with pytest.raises(services.ActionError, match="already void"):
+    with pytest.raises(ActionError, match="already void"):
         services.void_slip(slip, reason="Again", witness=witness, actor=floor)

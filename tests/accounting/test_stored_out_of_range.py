@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounting import services
 from accounting.inputs import earliest_day
 from accounting.models import GamingDay, TableInventory
+from tablegame.errors import ActionError
 from tablegame.models import Table
 from tests.accounting.conftest import chips
 
@@ -82,7 +83,7 @@ def test_a_closer_before_a_stored_far_ahead_closer_locks_only_days_it_can_mean(s
 
 def test_amending_the_ancient_row_is_refused_in_words(staff, stored):
     row = TableInventory.objects.get(day=ANCIENT)
-    with pytest.raises(services.ActionError, match="more than 5 years before"):
+    with pytest.raises(ActionError, match="more than 5 years before"):
         services.amend_inventory(
             row, chips=chips(d100=11), reason="Recount", approver=staff["admin"],
             actor=staff["accounting"],
@@ -111,7 +112,7 @@ def test_a_refused_day_stops_its_casino_s_schedule_without_failing_it(staff, mon
     )  # fmt: skip
 
     def disagrees(casino, when, actor=None):
-        raise services.ActionError(f"The gaming day {when} is not closed: it disagrees.")
+        raise ActionError(f"The gaming day {when} is not closed: it disagrees.")
 
     monkeypatch.setattr(services, "close_gaming_day", disagrees)
     with caplog.at_level(logging.ERROR, logger="accounting.services"):

@@ -86,7 +86,7 @@ def test_the_rounds_link_lists_the_rounds_settled_in_the_day(across_the_start):
     table, day = played["table"], played["day"]
     assert isinstance(table, Table) and isinstance(day, datetime.date)
     before, across, within = (played[k] for k in ("before", "across", "within"))
-    assert isinstance(across, Round)
+    assert isinstance(across, Round) and across.settled_at is not None
     assert across.opened_at < table.pit.casino.gaming_day_bounds(day)[0] < across.settled_at
     client = Client()
     client.force_login(User.objects.get(username="accounting"))
@@ -107,7 +107,7 @@ def test_the_rounds_page_links_each_round_to_its_review_and_only_accounting_open
     accounting.force_login(User.objects.get(username="accounting"))
     page = accounting.get(href).content.decode()
     across = across_the_start["across"]
-    assert isinstance(across, Round)
+    assert isinstance(across, Round) and across.settled_at is not None
     review = reverse("surveillance:round", args=[across.pk])
     assert f'href="{review}"' in page
     assert accounting.get(review).status_code == 200

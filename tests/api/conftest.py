@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
-from rest_framework.response import Response
 from rest_framework.test import APIClient
 
+from tablegame.api.urls import COMMANDS
+from tablegame.api.views import TableCommand
 from tablegame.models import Table
-from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import dealer, floor, ready_table, staff, table_for
 
+if TYPE_CHECKING:
+    from rest_framework.response import _MonkeyPatchedResponse as Answer
+
 # The demo staff fixtures, shared with the table tests.
-__all__ = ["Tablet", "dealer", "floor", "new_key", "staff", "table_for"]
+__all__ = ["Tablet", "dealer", "floor", "new_key", "ready_table", "staff", "table_for"]
 
 _keys = itertools.count(1)
 
@@ -46,7 +48,7 @@ class Tablet:
 
     def post(
         self, table: Table, route: str, body: dict[str, Any] | None = None, *, key: str | None = ""
-    ) -> Response:
+    ) -> Answer:
         """POST a command; a fresh key unless ``key`` is given (None: send no key)."""
         headers = {} if key is None else {"Idempotency-Key": key or new_key()}
         return self.client.post(
@@ -63,6 +65,14 @@ class Tablet:
         assert kept == self.state(table), f"{route}: the answer left the tablet's state stale"
         self.kept[table.pk] = kept
         return kept
+
+
+def command_views() -> list[type[TableCommand]]:
+    """The views of the API's commands (``tablegame.api.urls.COMMANDS``)."""
+    views = [view.view_class for _, view in COMMANDS]
+    commands = [view for view in views if issubclass(view, TableCommand)]
+    assert commands == views
+    return commands
 
 
 def apply_answer(state: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
@@ -102,12 +112,3 @@ def tablet(tablet_for: Callable[[str], Tablet]) -> Tablet:
 def mini(dealer: User, floor: User) -> Table:
     """MB-1 (ma-mini) open, seats 1, 2 and 5 taken, the shoe burned and in play."""
     return ready_table("ma-mini", dealer, floor)
-
-
-@pytest.fixture
-def events_cleared_after(transactional_db: None) -> Iterator[None]:
-    """For transactional tests: the append-only event table is emptied (triggers bypassed)
-    before Django's flush, which the triggers allow only on an empty table."""
-    yield
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tablegame.models import Table, TableRules, VigorishMarker
 from tests.api.conftest import Tablet, ready_table, table_for
 from tests.tablegame.conftest import deal_at
 
 
-def steps(state: dict) -> list[tuple[str, int, str | None, str]]:
+def steps(state: dict[str, Any]) -> list[tuple[str, int, str | None, str]]:
     return [(s["action"], s["seat"], s["type"], s["amount"]) for s in state["round"]["steps"]]
 
 
-def deal(tablet: Tablet, table: Table, cards: list[str]) -> dict:
+def deal(tablet: Tablet, table: Table, cards: list[str]) -> dict[str, Any]:
     for card in cards:
         state = tablet.do(table, "round/cards/", {"card": card})
-    return state
+    result: dict[str, Any] = state
+    return result
 
 
 def test_house_money_is_settled_before_third_cards_and_rides_on_the_seat_named(tablet, mini):

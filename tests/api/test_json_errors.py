@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
@@ -65,10 +65,12 @@ def test_an_html_error_under_api_is_replaced_by_json_and_a_page_keeps_its_own(st
     def page(request: Any) -> HttpResponse:
         return HttpResponse("<h1>Error</h1>", status=status, headers={"Retry-After": "5"})
 
-    answer = ApiAnswersJson(page)(RequestFactory().get("/api/tables/1/"))  # type: ignore[arg-type]
+    answer = ApiAnswersJson(page)(RequestFactory().get("/api/tables/1/"))
+    assert isinstance(answer, HttpResponseBase)
     message = error_of(answer, status)
     assert message == API_ERRORS.get(status, message)
     assert "<" not in message
     assert answer["Retry-After"] == "5"
-    kept = ApiAnswersJson(page)(RequestFactory().get("/floor/"))  # type: ignore[arg-type]
+    kept = ApiAnswersJson(page)(RequestFactory().get("/floor/"))
+    assert isinstance(kept, HttpResponse)
     assert kept.content == b"<h1>Error</h1>"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -15,7 +16,9 @@ from tablegame.snapshots import table_state_text
 from tests.api.conftest import Tablet, table_for
 
 
-def refused(tablet: Tablet, table: Table, route: str, body: dict | None = None) -> tuple[int, str]:
+def refused(
+    tablet: Tablet, table: Table, route: str, body: dict[str, Any] | None = None
+) -> tuple[int, str]:
     """POST the command; check that the state (and the event record) did not change (the state
     as the server keeps it: a dealer at a table not theirs may not read it)."""
     before, events = _state(table), Event.objects.filter(chain__table=table).count()

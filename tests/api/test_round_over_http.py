@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from io import StringIO
+from typing import Any
 
 from django.core.management import call_command
 from rest_framework.test import APIClient
@@ -17,7 +18,7 @@ from tablegame.models import Round, RoundTally, SettlementStep, WagerTally
 from tests.api.conftest import Tablet, table_for
 
 
-def walk_a_round(dealer: Tablet, floor: Tablet) -> dict:
+def walk_a_round(dealer: Tablet, floor: Tablet) -> dict[str, Any]:
     """Everything from a closed MB-1 to a settled round; returns the final table state."""
     table = table_for("ma-mini")
     dealer.do(table, "open/")
@@ -48,10 +49,11 @@ def walk_a_round(dealer: Tablet, floor: Tablet) -> dict:
     for card in ["4H", "9C", "2S", "KS"]:  # Player 6, Banker natural 9
         state = dealer.do(table, "round/cards/", {"card": card})
     assert state["round"]["expected"] == "Settle the round."
-    return dealer.do(table, "round/settle/")
+    result: dict[str, Any] = dealer.do(table, "round/settle/")
+    return result
 
 
-def check_settled(state: dict) -> None:
+def check_settled(state: dict[str, Any]) -> None:
     game = state["round"]
     assert (game["state"], game["winner"]) == ("settled", "banker")
     assert (game["player_total"], game["banker_total"]) == (6, 9)

@@ -55,6 +55,7 @@ def test_the_first_command_after_their_time_deals_under_them_and_tells_the_scree
         # ``do`` checks that the answer leaves the tablet as the whole state would.
         state = tablet.do(mini, "round/open/")
         game = mini.active_round()
+        assert game is not None
         assert game.rules.submission.commission_rate == Decimal("0.04")
     assert state["rules"]["commission_rate"] == "0.04"
     told = Event.objects.filter(chain=mini.chain).order_by("-sequence")[:2]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from rest_framework.serializers import ListSerializer
 from rest_framework.test import APIClient
 
 from tablegame import actions
@@ -15,16 +18,19 @@ from tablegame.api.schema import (
     ShoeInfo,
     TableInfo,
     TableState,
+    WagerInfo,
 )
 from tablegame.api.urls import COMMANDS
 from tablegame.selectors import table_state
+from tests.api.conftest import command_views
 
 
 @pytest.fixture
-def schema(seeded) -> dict:
+def schema(seeded) -> dict[str, Any]:
     response = APIClient().get("/api/schema/", {"format": "json"})
     assert response.status_code == 200
-    return response.json()
+    result: dict[str, Any] = response.json()
+    return result
 
 
 def test_the_schema_lists_the_tables_and_every_command(schema):
@@ -76,7 +82,9 @@ def test_the_documented_state_names_the_keys_of_the_real_state(tablet, mini):
     assert set(TableInfo().fields) == set(state["table"])
     assert set(ShoeInfo().fields) == set(state["shoe"])
     assert set(RoundInfo().fields) == set(state["round"])
-    assert set(RoundInfo().fields["wagers"].child.fields) == set(state["round"]["wagers"][0])
+    wagers = RoundInfo().fields["wagers"]
+    assert isinstance(wagers, ListSerializer) and isinstance(wagers.child, WagerInfo)
+    assert set(wagers.child.fields) == set(state["round"]["wagers"][0])
 
 
 def test_the_documented_answer_names_the_keys_of_real_answers(tablet, mini):
@@ -100,7 +108,7 @@ def test_the_documented_answer_names_the_keys_of_real_answers(tablet, mini):
 
 
 def test_every_action_has_its_endpoint():
-    endpoints = {view.view_class.table_action for _, view in COMMANDS}
+    endpoints = {view.table_action for view in command_views()}
     readers = {"ActionError", "NotAllowed", "active_round", "current_shoe", "expected_next"}
     missing = [
         n for n in actions.__all__ if n not in readers and getattr(actions, n) not in endpoints

@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from tablegame.api.schema import CARD, MONEY, NOT_BLANK, TEXT
 from tablegame.api.serializers import MOST_SEATS, CardInput, HouseMoneyInput, SitInput, WagerInput
-from tablegame.api.urls import COMMANDS
 from tablegame.api.voids import VoidInput
+from tests.api.conftest import command_views
 
 
 @pytest.fixture
@@ -137,7 +137,7 @@ def test_each_command_lists_every_status_it_answers(schema):
 
 def test_links_lead_from_a_read_to_every_command_and_along_a_round(schema):
     read = schema["paths"]["/api/tables/{table_id}/"]["get"]["responses"]["200"]["links"]
-    assert set(read) == {view.view_class.table_action.__name__ for _, view in COMMANDS}
+    assert set(read) == {view.table_action.__name__ for view in command_views()}
     assert read["seat_player"]["parameters"]["seat"] == "$response.body#/seats/0/number"
     opened = schema["paths"]["/api/tables/{table_id}/round/open/"]["post"]["responses"]["200"]
     assert opened["links"]["place_wager"] == {

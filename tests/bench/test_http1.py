@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,9 @@ from loadsim import http1
 Answer = Callable[[bytes], bytes]
 
 
-async def serving(answer: Answer, *, close_after: bool = False) -> tuple[asyncio.Server, list]:
+async def serving(
+    answer: Answer, *, close_after: bool = False
+) -> tuple[asyncio.Server, list[tuple[int, bytes]]]:
     """A server that reads each request whole and writes ``answer(request)``; it notes each
     request with the connection it came on."""
     seen: list[tuple[int, bytes]] = []
@@ -41,7 +44,7 @@ async def serving(answer: Answer, *, close_after: bool = False) -> tuple[asyncio
     return server, seen
 
 
-def run(test: Callable[[], Awaitable[None]]) -> None:
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(test())
 
 
@@ -110,7 +113,11 @@ def test_a_body_cut_short_is_an_error_the_transport_catches() -> None:
             (b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{}", "closed"),
             (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "not an HTTP"),
         ):
-            server, _ = await serving(lambda _, a=answer: a, close_after=True)
+
+            def fixed(_request: bytes, answer: bytes = answer) -> bytes:
+                return answer
+
+            server, _ = await serving(fixed, close_after=True)
             client = http1.Client(url(server), connections=1, timeout=5)
             with pytest.raises(http1.HttpError, match=why):
                 await client.request("GET", "/", {})

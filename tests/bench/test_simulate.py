@@ -11,9 +11,6 @@ from django.core.management import call_command
 
 from casino.record import verify_chain
 from tablegame.models import Table
-from tests.api.conftest import events_cleared_after
-
-__all__ = ["events_cleared_after"]  # the fixture, for the append-only record
 
 
 @pytest.mark.usefixtures("events_cleared_after", "redis_url")

@@ -2,70 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.db import connection
 
-from tests.record.chains import triggers_bypassed
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Response
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-output"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def floor_staff(transactional_db: None) -> Iterator[dict[str, User]]:
-    """The demo floor, committed so the live server sees it; events removed afterwards."""
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    """Chromium, started by the test when its data is ready (``browser.start()``).
-
-    Playwright's sync API runs an event loop in this thread; starting it only after the test
-    has prepared its tables keeps the actions' after-commit notices out of that loop.
-    """
-
-    class Browser:
-        def __init__(self) -> None:
-            self._playwright: object | None = None
-            self._chromium: object | None = None
-
-        def start(self) -> object:
-            from playwright.sync_api import sync_playwright
-
-            self._playwright = sync_playwright().start()
-            self._chromium = self._playwright.chromium.launch(  # type: ignore[attr-defined]
-                executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-            )
-            return self._chromium
-
-        def stop(self) -> None:
-            if self._chromium is not None:
-                self._chromium.close()  # type: ignore[attr-defined]
-            if self._playwright is not None:
-                self._playwright.stop()  # type: ignore[attr-defined]
-            self._chromium = self._playwright = None
-
-    handle = Browser()
-    yield handle
-    handle.stop()
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-output"
 
 
 def off_the_loop(call: Callable[[], Any]) -> None:
@@ -88,19 +44,36 @@ def off_the_loop(call: Callable[[], Any]) -> None:
         raise failed[0]
 
 
-def log_in(browser: object, live_server: object, username: str) -> object:
+class Served(Protocol):
+    """A server the browser talks to: pytest-django's ``live_server``, or Daphne."""
+
+    @property
+    def url(self) -> str: ...
+
+
+def log_in(
+    browser: Browser, live_server: Served, username: str, *, width: int = 1280, height: int = 900
+) -> Page:
     """A new browser page logged in through the login form."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
-    page.on("response", _print_refusal)  # type: ignore[attr-defined]
-    page.goto(f"{live_server.url}/login/")  # type: ignore[attr-defined]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.on("response", _print_refusal)
+    page.goto(f"{live_server.url}/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "baccarat")
     page.click("button[type=submit], input[type=submit]")
-    page.wait_for_url(f"{live_server.url}/**")  # type: ignore[attr-defined]
+    page.wait_for_url(f"{live_server.url}/**")
     return page
 
 
-def _print_refusal(response: Any) -> None:
+def wager(page: Page, seat: int, kind: str, chip: str) -> None:
+    """Tap a wager onto ``seat`` on the dealer's tablet: the seat, the kind, the chip."""
+    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
+    page.click(f"#w-types button[data-type='{kind}']")
+    page.click(f"#chips button:text-is('+{chip}')")
+    page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
+
+
+def _print_refusal(response: Response) -> None:
     """A command the server refused, with what the page sent and the answer: pytest shows it
     with a failed test's output (a step that waits in vain often follows a refused command)."""
     request = response.request
@@ -113,8 +86,64 @@ def _print_refusal(response: Any) -> None:
     print(f"refused {response.status}: POST {response.url} {request.post_data} -> {answer}")
 
 
-def shot(page: object, name: str) -> Path:
+def shot(page: Page, name: str) -> Path:
     SHOTS.mkdir(exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+    page.screenshot(path=str(path), full_page=True)
     return path
+
+
+class Server:
+    """A server of the test's own, at ``url``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+
+@pytest.fixture
+def daphne(floor_staff: dict[str, User]) -> Iterator[Server]:
+    """The real ASGI app under Daphne, on the test database, with the Redis channel layer."""
+    # Daphne runs with the default password hashers, not the tests' fast one.
+    hasher = PBKDF2PasswordHasher()
+    User.objects.update(password=hasher.encode("baccarat", hasher.salt()))
+    db = connection.settings_dict
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
+        f":{db['PORT'] or 5432}/{db['NAME']}",
+        "DEBUG": "true",  # serve the static files too
+        "PYTHONUNBUFFERED": "1",
+    }
+    SHOTS.mkdir(exist_ok=True)
+    log = open(SHOTS / "daphne.log", "w")  # noqa: SIM115
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield Server(f"http://127.0.0.1:{port}")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()

@@ -9,8 +9,10 @@ from tablegame.models import Round, Table
 from tests.browser.conftest import log_in, shot
 from tests.browser.dealer_screen import deal, screen_faults
 from tests.tablegame.conftest import _cut_order, deal_at, shuffle_steps
+from tests.values import present
 
-ROYAL9 = PROFILES["ma-big"].royal9
+ROYAL9 = present(PROFILES["ma-big"].royal9)
+assert ROYAL9 is not None
 assert ROYAL9 is not None
 
 

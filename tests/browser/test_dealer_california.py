@@ -7,19 +7,9 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from tablegame.models import Round, Table
-from tests.browser.conftest import log_in, shot
+from tests.browser.conftest import log_in, shot, wager
 from tests.browser.dealer_screen import deal, screen_faults
-from tests.browser.test_live_wall import daphne
 from tests.tablegame.conftest import ready_table
-
-__all__ = ["daphne"]
-
-
-def wager(page, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
-    page.click(f"#w-types button[data-type='{kind}']")
-    page.click(f"#chips button:text-is('+{chip}')")
-    page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
 
 
 def bank(page, amount: str) -> None:

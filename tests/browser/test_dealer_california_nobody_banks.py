@@ -77,4 +77,5 @@ def test_when_every_seat_declines_the_position_is_offered_round_again(
     assert (table.player_dealer_seat, table.player_dealer_hands) == (2, 0)
     record = Event.objects.filter(chain=table.chain_id, action="player_dealer_taken")
     taken = record.order_by("sequence").last()
+    assert taken is not None
     assert (taken.data["seat"], taken.data["declined"]) == (2, [1, 5])

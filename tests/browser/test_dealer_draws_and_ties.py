@@ -5,6 +5,8 @@ the Player and Banker wagers are returned (000 §7(a))."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from baccarat.profiles import PROFILES
 from tablegame import actions
 from tests.browser.conftest import log_in, off_the_loop, shot
@@ -43,7 +45,8 @@ def settle(page) -> list[str]:
     steps = page.locator("#steps li").all_inner_texts()
     page.click("button:text-is('Settle')")
     page.wait_for_selector("#settlement-title:text('settled')")
-    return steps
+    result: list[str] = steps
+    return result
 
 
 def test_on_every_table_both_hands_draw_and_a_tie_pushes(floor_staff, live_server, browser):
@@ -57,7 +60,7 @@ def test_on_every_table_both_hands_draw_and_a_tie_pushes(floor_staff, live_serve
     page = log_in(browser.start(), live_server, "dealer")
     page.set_viewport_size({"width": 1024, "height": 768})
     for name, table in tables.items():
-        off_the_loop(lambda t=table: deal_at(t, dealer, floor))  # the floor moves the dealer
+        off_the_loop(partial(deal_at, table, dealer, floor))  # the floor moves the dealer
         page.goto(f"{live_server.url}/dealer/{table.pk}/")
         open_with_wagers(page, name)
         deal(page, BOTH_DRAW[:4])

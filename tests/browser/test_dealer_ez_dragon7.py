@@ -4,16 +4,9 @@ push and are returned, the Dragon 7 wager is paid 40 to 1 (000 §7(a)(2), §7(a)
 from __future__ import annotations
 
 from tablegame.models import Round
-from tests.browser.conftest import log_in, shot
+from tests.browser.conftest import log_in, shot, wager
 from tests.browser.dealer_screen import deal, screen_faults
 from tests.tablegame.conftest import ready_table
-
-
-def wager(page, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
-    page.click(f"#w-types button[data-type='{kind}']")
-    page.click(f"#chips button:text-is('+{chip}')")
-    page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
 
 
 def test_a_dragon_7_pushes_the_banker_wagers_and_pays_the_dragon_7_wager(

@@ -4,16 +4,9 @@ marked on the seats, then collected or sent to a Complimentary Vigorish Form, on
 from __future__ import annotations
 
 from tablegame.models import Round, VigorishMarker
-from tests.browser.conftest import log_in, shot
+from tests.browser.conftest import log_in, shot, wager
 from tests.browser.dealer_screen import deal, screen_faults
 from tests.tablegame.conftest import ready_table
-
-
-def wager(page, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
-    page.click(f"#w-types button[data-type='{kind}']")
-    page.click(f"#chips button:text-is('+{chip}')")
-    page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
 
 
 def test_house_money_rides_and_marked_commission_is_collected_on_the_tablet(

@@ -6,6 +6,8 @@ when it can be fetched). Screenshots of each table and step in test-output/."""
 from __future__ import annotations
 
 import json
+from functools import partial
+from typing import Any
 
 from baccarat.profiles import PROFILES
 from tablegame import actions
@@ -16,7 +18,7 @@ from tests.tablegame.conftest import deal_at, ready_table
 SEATS = {9: (1, 2, 5, 7), 14: (1, 2, 5, 9, 14)}
 
 
-def look(page, profile: str, step: str, axe: str | None, faults: dict) -> None:
+def look(page, profile: str, step: str, axe: str | None, faults: dict[str, Any]) -> None:
     """Check and photograph the screen at both sizes, then go back to landscape."""
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
@@ -39,9 +41,9 @@ def test_every_table_fits_the_tablet_readably_at_both_sizes(floor_staff, live_se
     axe = axe_script()
     page = log_in(browser.start(), live_server, "dealer")
     page.set_viewport_size({"width": 1024, "height": 768})
-    faults: dict = {}
+    faults: dict[str, Any] = {}
     for name, table in tables.items():
-        off_the_loop(lambda t=table: deal_at(t, dealer, floor))  # the floor moves the dealer
+        off_the_loop(partial(deal_at, table, dealer, floor))  # the floor moves the dealer
         page.goto(f"{live_server.url}/dealer/{table.pk}/")
         page.click("text=Place your bets: open the round")
         page.wait_for_selector("#next-title:text-is('Place your bets')")

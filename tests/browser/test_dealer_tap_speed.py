@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -19,6 +20,7 @@ from tests.browser.conftest import SHOTS, log_in, off_the_loop, shot
 from tests.tablegame.conftest import ready_table
 
 #: Player 2, 3, then 4: 9; Banker K, 2, then 5: 7. Both hands draw; the Player wins.
+T = TypeVar("T")
 SIX_CARDS = ["2S", "KD", "3H", "2C", "4C", "5D"]
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: How long a finger (or a pen, or a mouse button) stays down on a tap.
@@ -79,9 +81,9 @@ class Finger:
         self.press(x, y)
 
 
-def read(query: Any) -> Any:
+def read(query: Callable[[], T]) -> T:
     """What the server recorded (read off Playwright's loop, as a screen cannot)."""
-    found: list[Any] = []
+    found: list[T] = []
     off_the_loop(lambda: found.append(query()))
     return found[0]
 

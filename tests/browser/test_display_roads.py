@@ -16,12 +16,10 @@ from tablegame.api.tokens import issue_api_token
 from tablegame.models import Table
 from tablegame.views_display import scoreboard
 from tests.browser.conftest import log_in, off_the_loop, shot
-from tests.browser.test_live_wall import daphne
 from tests.pages.conftest import coup_cards, play_shoe
 from tests.pages.test_display import ROADS, road_cells, visible_window
 from tests.tablegame.conftest import _cut_order, ready_table
-
-__all__ = ["daphne"]
+from tests.values import present
 
 # Installed in the page before its scripts. The intervals of 5 s and more (the display's poll
 # while the socket is down) are held, run only by
@@ -126,7 +124,9 @@ def server_board(table: Table) -> dict[str, Any]:
 def remaining(table: Table) -> Counter[str]:
     found: list[Counter[str]] = []
     off_the_loop(
-        lambda: found.append(Counter(Table.objects.get(pk=table.pk).current_shoe().remaining))
+        lambda: found.append(
+            Counter(present(Table.objects.get(pk=table.pk).current_shoe()).remaining)
+        )
     )
     return found[0]
 
@@ -170,7 +170,7 @@ def test_settled_rounds_are_drawn_from_their_notices_and_only_a_lost_notice_read
     table = ready_table("ma-mini", dealer, floor)
     play_shoe(table, dealer, "T B Bb")  # a leading tie and a pair on the board already
     _, token = issue_api_token(dealer)
-    tablet = Dealer(daphne.url, table, token, Counter(table.current_shoe().remaining))
+    tablet = Dealer(daphne.url, table, token, Counter(present(table.current_shoe()).remaining))
     tablet.turn = 3
     declined = _cut_order(table)
 

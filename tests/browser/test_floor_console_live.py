@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import urllib.request
 import uuid
+from typing import Any
 
 from django.contrib.auth.models import User
 
@@ -16,10 +17,7 @@ from baccarat.seating import cut_offer_order
 from tablegame import actions
 from tablegame.api.tokens import issue_api_token
 from tests.browser.conftest import log_in, shot
-from tests.browser.test_live_wall import daphne
 from tests.tablegame.conftest import deal_at, shuffle_steps, table_for
-
-__all__ = ["daphne"]
 
 #: The commands after which the console may read the tile: what their notice does not carry.
 READ_AFTER = {"open/", "shoe/receive/"}
@@ -39,7 +37,7 @@ FRESH_TEXT = """url => fetch(url).then(r => r.text()).then(html => {
   const text = box.firstElementChild.innerText; box.remove(); return text; })"""
 
 
-def send(url: str, token: str, route: str, body: dict | None = None) -> dict:
+def send(url: str, token: str, route: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
     request = urllib.request.Request(
         url + route,
         data=json.dumps(body or {}).encode(),
@@ -51,7 +49,8 @@ def send(url: str, token: str, route: str, body: dict | None = None) -> dict:
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert answer.status == 200
-        return json.loads(answer.read())
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
 
 
 def test_a_tile_follows_its_table_from_the_notices_as_the_server_draws_it(
@@ -91,7 +90,7 @@ def test_a_tile_follows_its_table_from_the_notices_as_the_server_draws_it(
     def sequence() -> int:
         return int(tile.get_attribute("data-sequence") or 0)
 
-    def step(route: str, body: dict | None = None, who: str = "dealer") -> dict:
+    def step(route: str, body: dict[str, Any] | None = None, who: str = "dealer") -> dict[str, Any]:
         before, read, wall_read = sequence(), len(reads), len(wall_reads)
         answer = send(api, tokens[who], route, body)
         console.wait_for_function(

@@ -4,81 +4,16 @@ browser: the wall follows over real websockets (Daphne, Channels, Redis), with n
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.contrib.auth.models import User
-from django.db import connection
 
 from tablegame.api.tokens import issue_api_token
 from tests.browser.conftest import SHOTS, log_in
-from tests.browser.test_dealer_tablet import tap_card
+from tests.browser.dealer_screen import tap_card
 from tests.tablegame.conftest import ready_table
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Server:
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-
-@pytest.fixture
-def daphne(floor_staff) -> Iterator[Server]:
-    """The real ASGI app under Daphne, on the test database, with the Redis channel layer."""
-    # Daphne runs with the default password hashers, not the tests' fast one.
-    hasher = PBKDF2PasswordHasher()
-    User.objects.update(password=hasher.encode("baccarat", hasher.salt()))
-    db = connection.settings_dict
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
-        f":{db['PORT'] or 5432}/{db['NAME']}",
-        "DEBUG": "true",  # serve the static files too
-        "PYTHONUNBUFFERED": "1",
-    }
-    SHOTS.mkdir(exist_ok=True)
-    log = open(SHOTS / "daphne.log", "w")  # noqa: SIM115
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield Server(f"http://127.0.0.1:{port}")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        log.close()
 
 
 def test_the_wall_shows_each_card_as_the_dealer_enters_it(floor_staff, daphne, browser):

@@ -8,19 +8,18 @@ from __future__ import annotations
 import datetime
 
 from django.utils import timezone
+from playwright.sync_api import ViewportSize
 
 from casino.models import Event
 from tablegame import actions
 from tablegame.actions import forms
 from tablegame.models import DeckChange, ProcedureNotice, VigorishForm
 from tests.browser.conftest import log_in, shot
-from tests.browser.test_live_wall import daphne
 from tests.pit.conftest import deferred_table, requested_marker
 from tests.tablegame.conftest import deal_at, ready_table, table_for
+from tests.values import present
 
-__all__ = ["daphne"]
-
-SMALL = {"width": 1024, "height": 768}
+SMALL = ViewportSize(width=1024, height=768)
 
 
 def screen(chromium, server, username, path):
@@ -135,6 +134,6 @@ def test_the_console_schedules_the_deck_change_and_moves_the_player_dealer(
     shot(page, "console-player-dealer-moved")
     browser.stop()
     schedule = DeckChange.objects.get(table=mini)
-    assert schedule.due_at.astimezone(zone).strftime("%H:%M") == due.strftime("%H:%M")
+    assert present(schedule.due_at).astimezone(zone).strftime("%H:%M") == due.strftime("%H:%M")
     moved = Event.objects.filter(chain=ca.chain, action="player_dealer_taken").latest("sequence")
     assert (moved.actor, moved.data["reason"]) == (floor, "Seat 4 asked to stop banking")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from playwright.sync_api import ViewportSize
+
 from casino.models import Event, Pit
 from tablegame import actions
 from tablegame.models import Round, TableLimit, VigorishForm
@@ -12,7 +14,7 @@ from tests.browser.conftest import log_in, shot
 from tests.pit.conftest import deferred_table, requested_marker
 from tests.tablegame.conftest import ready_table, table_for
 
-SMALL = {"width": 1024, "height": 768}
+SMALL = ViewportSize(width=1024, height=768)
 
 
 def screen(browser, live_server, username):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from tablegame.models import ProcedureNotice, Table
 from tests.browser.conftest import log_in, shot
 from tests.tablegame.conftest import table_for
+from tests.values import present
 
 
 def test_the_pits_shuffle_procedure_is_changed_on_the_rules_page(floor_staff, live_server, browser):
@@ -33,4 +34,6 @@ def test_the_pits_shuffle_procedure_is_changed_on_the_rules_page(floor_staff, li
     assert {n.changes for n in notices} == {"shuffle procedure"}
     assert {t.rules.shuffle.value for t in section_42} == {"feathered"}  # until its time
     later = when + datetime.timedelta(minutes=1)
-    assert {t.rules_record(later).submission.shuffle.value for t in section_42} == {"laced"}
+    assert {present(t.rules_record(later)).submission.shuffle.value for t in section_42} == {
+        "laced"
+    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, wager
 from tests.browser.dealer_screen import deal
 from tests.tablegame.conftest import ready_table
 
@@ -33,13 +33,6 @@ def tablet(floor_staff, live_server, browser, profile: str) -> tuple[Any, Any]:
     page.goto(f"{live_server.url}/dealer/{table.pk}/")
     page.wait_for_selector("#next-title:not(:empty)")
     return table, page
-
-
-def wager(page: Any, seat: int, kind: str, chip: str) -> None:
-    page.click(f".seat[data-seat='{seat}']", position={"x": 16, "y": 12})
-    page.click(f"#w-types button[data-type='{kind}']")
-    page.click(f"#chips button:text-is('+{chip}')")
-    page.wait_for_selector(f".seat[data-seat='{seat}'] .wager.w-{kind}")
 
 
 def only_posts(made: list[tuple[str, str]], commands: int) -> None:

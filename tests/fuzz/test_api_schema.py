@@ -33,6 +33,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 from schemathesis.core.failures import FailureGroup
+from schemathesis.core.result import Ok
 from schemathesis.generation import GenerationMode
 from schemathesis.schemas import BaseSchema
 
@@ -40,6 +41,7 @@ from tablegame.api.tokens import issue_api_token
 from tablegame.models import Table
 from tablegame.selectors import table_state
 from tests.tablegame.conftest import ready_table
+from tests.values import present
 
 pytestmark = pytest.mark.fuzz
 
@@ -69,7 +71,7 @@ def bounded(examples: int, *, steps: int = 0) -> hypothesis.settings:
         deadline=None,
         database=None,
         suppress_health_check=list(HealthCheck),
-        stateful_step_count=steps or hypothesis.settings.default.stateful_step_count,
+        stateful_step_count=steps or present(hypothesis.settings.default).stateful_step_count,
         # No shrinking: a failed check is recorded, not raised, and a replay of steps against a
         # database that moved on would not be the same run.
         phases=(Phase.generate,),
@@ -134,6 +136,7 @@ def test_every_operation_answers_as_documented(
 ) -> None:
     found: list[str] = []
     for result in api.get_all_operations():
+        assert isinstance(result, Ok), result
         operation = result.ok()
         where = {"table_id": dealt.pk} if "table_id" in operation.path else {}
         # Valid input on the dealer's table; invalid input anywhere (ids out of range too).

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator
 
-import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
-from django.db import connection
 
 from baccarat.cards import parse_cards
 from baccarat.drawing import Coup
 from baccarat.outcome import Outcome, Winner
 from baccarat.roads import Result
 from tablegame.models import Table
-from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import dealer, floor, play, staff
 
 # The demo staff fixtures, shared with the table tests.
@@ -85,13 +80,3 @@ def play_shoe(table: Table, dealer: User, tokens: str) -> list[Result]:
         assert outcome.winner is {"B": Winner.BANKER, "P": Winner.PLAYER, "T": Winner.TIE}[token[0]]
         results.append(Result.of(outcome))
     return results
-
-
-@pytest.fixture
-def committed_floor(transactional_db: None) -> Iterator[dict[str, User]]:
-    """The demo floor committed for the live server; the append-only events removed after, as
-    the database superuser can (Django's flush may TRUNCATE only an empty event table)."""
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")

@@ -16,18 +16,12 @@ from django.test import Client
 
 from baccarat.roads import roads
 from tablegame.models import Round
+from tests.chromium import CHROMIUM_ARGS
 from tests.pages.conftest import play_shoe
 from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import ready_table, table_for
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-output"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROADS = ("bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_pig")
 # Streaks of 2, 1, 3, 2, 1, 3, 3 wins with ties and pairs on the way: every road has cells.
 SHOE = "T B Bb P B T B B Pp P B P P Tp P B B B"
@@ -42,7 +36,8 @@ def embedded_board(page: str) -> Any:
 
 def road_cells(data: dict[str, Any], name: str) -> list[dict[str, Any]]:
     road = data[name]
-    return road["cells"] if name == "big_road" else road
+    result: list[dict[str, Any]] = road["cells"] if name == "big_road" else road
+    return result
 
 
 def test_the_display_sends_an_anonymous_user_to_the_login_form(client: Client, seeded: str) -> None:
@@ -218,9 +213,9 @@ def visible_window(cells: list[dict[str, Any]], columns: int) -> list[dict[str, 
 
 
 def test_the_display_in_chromium_draws_every_road_and_follows_the_shoe(
-    committed_floor: dict[str, User], live_server: Any, request: pytest.FixtureRequest
+    floor_staff: dict[str, User], live_server: Any, request: pytest.FixtureRequest
 ) -> None:
-    dealer, floor = committed_floor["dealer"], committed_floor["floor"]
+    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
     table = ready_table("ma-mini", dealer, floor)
     results = play_shoe(table, dealer, LONG_SHOE)
     expected = roads(results).as_data()

@@ -15,7 +15,8 @@ import pytest
 
 from baccarat.outcome import Winner
 from baccarat.roads import Result, roads
-from tests.pages.test_display import CHROMIUM_ARGS, LONG_SHOE, SHOE
+from tests.chromium import CHROMIUM_ARGS
+from tests.pages.test_display import LONG_SHOE, SHOE
 from tests.rules.test_roads import shoe
 
 ROOT = Path(__file__).resolve().parents[2]

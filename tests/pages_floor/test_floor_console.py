@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from tablegame import actions
+from tests.clients import logged_in
 from tests.pages_floor.shown import shown_text
 from tests.tablegame.conftest import ready_table, table_for
-
-
-def logged_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
 
 
 def test_the_console_lists_every_table_of_the_pit(db, staff):

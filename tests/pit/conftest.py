@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.contrib.auth.models import Group, User
-from django.core.management import call_command
-from django.db import connection
 
 from casino import roles
 from casino.models import Pit
 from tablegame import actions
 from tablegame.models import Table, VigorishMarker
-from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import dealer, floor, play, ready_table, staff
 
 __all__ = ["dealer", "floor", "staff"]
@@ -45,15 +40,6 @@ def requested_marker(table: Table, dealer: User, seat: int = 2) -> VigorishMarke
     )
     marker.refresh_from_db()
     return marker
-
-
-@pytest.fixture
-def committed_floor(transactional_db: None) -> Iterator[dict[str, User]]:
-    """The demo floor, committed (for other connections); events removed afterwards."""
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
 
 
 __all__ += ["roles"]

@@ -10,7 +10,6 @@ from decimal import Decimal
 from unittest import mock
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from baccarat.errors import RulesError
@@ -19,15 +18,11 @@ from baccarat.shoe import check_decks
 from tablegame import actions
 from tablegame.actions import ActionError
 from tablegame.models import ProcedureNotice, Round
+from tests.clients import logged_in
 from tests.tablegame.conftest import deal_at, play, ready_table, table_for
+from tests.values import present
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9
-
-
-def logged_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
 
 
 @pytest.mark.parametrize(
@@ -87,12 +82,13 @@ def test_the_console_sets_twelve_decks_at_a_002_table_and_refuses_four(db, staff
 def test_a_twelve_deck_shoe_deals_and_settles(db, dealer, floor):
     table = ready_table("s42-mini", dealer, floor, decks=12, options={"decks": [6, 12]})
     shoe = table.current_shoe()
+    assert shoe is not None
     assert shoe.decks == 12 and shoe.cards_left == 12 * 52 - 1  # the burn card shown
     game = play(table, dealer, [(1, "banker", "100")], BANKER_NATURAL)
     assert game.state == Round.State.SETTLED
     wager = game.wagers.get(seat=1)
     assert (wager.result, wager.payout, wager.vigorish) == ("win", Decimal("100"), Decimal("5"))
-    assert table.current_shoe().cards_left == 12 * 52 - 1 - 4
+    assert present(table.current_shoe()).cards_left == 12 * 52 - 1 - 4
 
 
 def test_twenty_four_decks_in_a_shuffler_deal_a_twelve_deck_batch(db, dealer, floor):

@@ -33,9 +33,9 @@ def _in_thread(target, *args):
     return thread, errors
 
 
-def test_two_clerks_issuing_at_once_never_share_or_skip_a_number(committed_floor):
+def test_two_clerks_issuing_at_once_never_share_or_skip_a_number(floor_staff):
     pit = Pit.objects.get()
-    clerks = [committed_floor["clerk"], person("clerk2", roles.PIT_CLERK)]
+    clerks = [floor_staff["clerk"], person("clerk2", roles.PIT_CLERK)]
     forms.receive_form_series(pit, first_number=7001, last_number=7020, actor=clerks[0])
     forms.receive_form_series(pit, first_number=8001, last_number=8050, actor=clerks[0])
     start = threading.Barrier(2)
@@ -58,10 +58,10 @@ def test_two_clerks_issuing_at_once_never_share_or_skip_a_number(committed_floor
 
 
 def test_the_second_clerk_waits_for_the_first_to_commit_and_takes_the_next_number(
-    committed_floor,
+    floor_staff,
 ):
     pit = Pit.objects.get()
-    first_clerk, second_clerk = committed_floor["clerk"], person("clerk2", roles.PIT_CLERK)
+    first_clerk, second_clerk = floor_staff["clerk"], person("clerk2", roles.PIT_CLERK)
     forms.receive_form_series(pit, first_number=1, last_number=10, actor=first_clerk)
     took_number = threading.Event()
     committed_at: list[float] = []

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
 from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
@@ -85,7 +86,10 @@ def test_the_patrons_name_is_printed_in_its_script(db, staff, script):
 def test_the_fonts_are_embedded_in_the_pdf(db, staff):
     form = a_deposited_form(staff, NAMES["Chinese"])
     reader = PdfReader(io.BytesIO(form_pdf.form_pdf(form)))
-    fonts = reader.pages[0]["/Resources"]["/Font"]
+    resources = reader.pages[0]["/Resources"].get_object()
+    assert isinstance(resources, DictionaryObject)
+    fonts = resources["/Font"].get_object()
+    assert isinstance(fonts, DictionaryObject)
     embedded = set()
     for ref in fonts.values():
         font = ref.get_object()

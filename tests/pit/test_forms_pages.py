@@ -12,13 +12,8 @@ from pypdf import PdfReader
 from casino.models import Pit
 from tablegame.models import VigorishForm
 from tests.browser.conftest import SHOTS
+from tests.clients import logged_in
 from tests.pit.conftest import deferred_table, requested_marker
-
-
-def screen(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
 
 
 def post(client: Client, command: str, **body):
@@ -38,19 +33,19 @@ def post(client: Client, command: str, **body):
     ],
 )
 def test_the_forms_page_is_for_the_people_of_the_form(db, staff, username, status):
-    assert screen(username).get("/floor/forms/").status_code == status
+    assert logged_in(username).get("/floor/forms/").status_code == status
 
 
 def test_only_the_clerks_screen_shows_the_unused_forms(db, staff):
     pit = Pit.objects.get()
-    assert post(screen("clerk"), "series", pit=pit.pk, first=4501, last=4600) == (
+    assert post(logged_in("clerk"), "series", pit=pit.pk, first=4501, last=4600) == (
         200,
         {"done": True},
     )
-    clerk_page = screen("clerk").get("/floor/forms/").content.decode()
+    clerk_page = logged_in("clerk").get("/floor/forms/").content.decode()
     assert "Forms received" in clerk_page and "Forms 004501-004600" in clerk_page
     for other in ("pitboss", "dealer", "floor"):
-        page = screen(other).get("/floor/forms/").content.decode()
+        page = logged_in(other).get("/floor/forms/").content.decode()
         assert "Forms received" not in page and "004501-004600" not in page
 
 
@@ -58,7 +53,7 @@ def test_a_form_from_request_to_accounting_on_four_screens(db, staff, dealer, fl
     pit = Pit.objects.get()
     table = deferred_table(dealer, floor)
     marker = requested_marker(table, dealer)
-    clerk, boss, dealing = screen("clerk"), screen("pitboss"), screen("dealer")
+    clerk, boss, dealing = logged_in("clerk"), logged_in("pitboss"), logged_in("dealer")
     post(clerk, "series", pit=pit.pk, first=1, last=50)
     assert "The patron left in a hurry." in clerk.get("/floor/forms/").content.decode()
     status, answer = post(boss, "prepare", marker=marker.pk)
@@ -85,7 +80,7 @@ def test_a_form_from_request_to_accounting_on_four_screens(db, staff, dealer, fl
 
 
 def test_a_refusal_is_a_sentence_and_bad_input_is_refused(db, staff):
-    clerk = screen("clerk")
+    clerk = logged_in("clerk")
     assert post(clerk, "prepare") == (409, {"error": "Choose the vigorish to document."})
     assert post(clerk, "sign", form=99999) == (
         409,
@@ -108,7 +103,7 @@ def test_the_pdf_has_the_original_and_the_duplicate_as_the_paper_form(db, staff,
     pit = Pit.objects.get()
     table = deferred_table(dealer, floor)
     marker = requested_marker(table, dealer)
-    clerk, boss, dealing = screen("clerk"), screen("pitboss"), screen("dealer")
+    clerk, boss, dealing = logged_in("clerk"), logged_in("pitboss"), logged_in("dealer")
     post(clerk, "series", pit=pit.pk, first=4501, last=4510)
     post(clerk, "prepare", marker=marker.pk, patron_name="Ana Ruiz")
     form = VigorishForm.objects.get()
@@ -131,7 +126,7 @@ def test_the_pdf_has_the_original_and_the_duplicate_as_the_paper_form(db, staff,
 
 def test_a_void_form_prints_void_with_both_signatures(db, staff):
     pit = Pit.objects.get()
-    clerk, boss = screen("clerk"), screen("pitboss")
+    clerk, boss = logged_in("clerk"), logged_in("pitboss")
     post(clerk, "series", pit=pit.pk, first=1, last=5)
     post(clerk, "void-blank", pit=pit.pk, reason="Torn in the printer")
     form = VigorishForm.objects.get()

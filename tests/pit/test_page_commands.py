@@ -35,6 +35,7 @@ from tablegame.models import (
     Table,
     VigorishFormSeries,
 )
+from tests.clients import logged_in
 from tests.progressives.conftest import big_table
 from tests.tablegame.conftest import ready_table
 
@@ -83,7 +84,7 @@ def client_for(what: str) -> Client:
     return client
 
 
-def post(client: Client, url: str, body: bytes | str | dict, key: str = "") -> Any:
+def post(client: Client, url: str, body: bytes | str | dict[str, Any], key: str = "") -> Any:
     raw = json.dumps(body) if isinstance(body, dict) else body
     headers = {"Idempotency-Key": key} if key else {}
     return client.generic("POST", url, raw, content_type="application/json", headers=headers)
@@ -190,12 +191,6 @@ def twice(client: Client, url: str, body: dict[str, Any]) -> tuple[Any, Any]:
     return first, again
 
 
-def logged_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
-
-
 def test_relieving_a_dealer_twice_with_one_key_relieves_once(seeded):
     table = Table.objects.get(name="MB-1")
     events = Event.objects.count()
@@ -276,12 +271,12 @@ def test_without_a_key_the_command_is_done_without_the_promise(seeded):
 
 
 @pytest.fixture
-def committed_floor(committed_floor: dict[str, User]) -> Iterator[dict[str, User]]:
-    yield committed_floor
+def floor_staff(floor_staff: dict[str, User]) -> Iterator[dict[str, User]]:
+    yield floor_staff
     PageCommand.objects.all().delete()
 
 
-def test_a_double_tap_at_once_acts_once(committed_floor):
+def test_a_double_tap_at_once_acts_once(floor_staff):
     """Two requests with one key at the same moment: the second waits on the key's row until the
     first commits, then answers the same."""
     table = Table.objects.get(name="MB-1")

@@ -7,7 +7,6 @@ import datetime
 import json
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from casino.models import Event, Pit
@@ -16,6 +15,7 @@ from tablegame.actions import ActionError, NotAllowed
 from tablegame.actions.notices import acknowledge_procedure_notice
 from tablegame.actions.tables import file_pit_procedure
 from tablegame.models import ProcedureNotice, Table
+from tests.clients import logged_in
 from tests.tablegame.conftest import deal_at, table_for
 
 
@@ -34,12 +34,6 @@ def commission_change(dealer, floor) -> ProcedureNotice:
         actor=floor,
     )
     return ProcedureNotice.objects.get(rules=filed)
-
-
-def logged_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
 
 
 def test_a_commission_change_files_a_notice_saying_what_changes(db, dealer, floor):

@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from django.test import Client
 
 from casino.models import Casino, Event, Pit, PitSupervision
 from pit.alerts import watch
 from tablegame import actions
 from tablegame.actions.dealers import relieve_dealer
 from tablegame.models import Table
+from tests.clients import logged_in, post_json
 from tests.pages_floor.shown import shown_text
 from tests.pit.conftest import person
 from tests.tablegame.conftest import ready_table
-
-
-def screen(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
-
-
-def post(client: Client, url: str, body: dict) -> tuple[int, dict]:
-    answer = client.post(url, body, content_type="application/json")
-    return answer.status_code, json.loads(answer.content)
+from tests.values import present
 
 
 def second_pit() -> tuple[Pit, Table]:
@@ -39,20 +27,20 @@ def second_pit() -> tuple[Pit, Table]:
 
 def test_a_console_shows_the_pits_its_person_supervises(db, staff):
     second_pit()
-    page = shown_text(screen("floor").get("/floor/").content.decode())
+    page = shown_text(logged_in("floor").get("/floor/").content.decode())
     assert "MB-1" in page and "Your pits: Pit 1" in page
     assert "P2-1" not in page  # not this person's pit
 
 
 def test_every_pit_only_when_the_person_asks(db, staff):
     second_pit()
-    page = shown_text(screen("floor").get("/floor/?pits=all").content.decode())
+    page = shown_text(logged_in("floor").get("/floor/?pits=all").content.decode())
     assert "MB-1" in page and "P2-1" in page and "All pits (2)" in page
 
 
 def test_a_person_who_supervises_no_pit_is_told_how_to_get_one(db, staff):
     person("floor2", "floorperson")
-    page = shown_text(screen("floor2").get("/floor/").content.decode())
+    page = shown_text(logged_in("floor2").get("/floor/").content.decode())
     assert "You supervise no pit yet" in page and "MB-1" not in page
 
 
@@ -67,53 +55,54 @@ def test_a_person_who_supervises_no_pit_is_told_how_to_get_one(db, staff):
     ],
 )
 def test_a_choice_of_pits_that_names_none_says_so_and_shows_ones_own(db, staff, asked, said):
-    answer = screen("floor").get("/floor/", {"pits": asked})
+    answer = logged_in("floor").get("/floor/", {"pits": asked})
     page = shown_text(answer.content.decode())
     assert answer.status_code == 200 and said in page and "MB-1" in page
 
 
 def test_the_floor_gives_a_pit_to_a_person_and_takes_it_back(db, staff):
     pit, _ = second_pit()
-    client = screen("pitboss")
-    assert post(client, "/dealers/supervise/", {"pit": pit.pk, "person": "floor"}) == (
+    client = logged_in("pitboss")
+    assert post_json(client, "/dealers/supervise/", {"pit": pit.pk, "person": "floor"}) == (
         200,
         {"done": True},
     )
-    assert "P2-1" in shown_text(screen("floor").get("/floor/").content.decode())
-    status, answer = post(client, "/dealers/supervise/", {"pit": pit.pk, "person": "floor"})
+    assert "P2-1" in shown_text(logged_in("floor").get("/floor/").content.decode())
+    status, answer = post_json(client, "/dealers/supervise/", {"pit": pit.pk, "person": "floor"})
     assert (status, answer["error"]) == (409, "floor already supervises Pit 2.")
-    assert post(client, "/dealers/unsupervise/", {"pit": pit.pk, "person": "floor"})[0] == 200
-    assert "P2-1" not in shown_text(screen("floor").get("/floor/").content.decode())
+    assert post_json(client, "/dealers/unsupervise/", {"pit": pit.pk, "person": "floor"})[0] == 200
+    assert "P2-1" not in shown_text(logged_in("floor").get("/floor/").content.decode())
     told = Event.objects.filter(chain__pit=pit, chain__scope="pit").order_by("sequence")
-    assert [(e.action, e.data["supervisor"], e.actor.username) for e in told] == [
+    assert [(e.action, e.data["supervisor"], present(e.actor).username) for e in told] == [
         ("supervisor_assigned", "floor", "pitboss"),
         ("supervisor_relieved", "floor", "pitboss"),
     ]
     ended = PitSupervision.objects.get(pit=pit)
-    assert ended.relieved_by.username == "pitboss" and ended.relieved_at is not None
+    assert present(ended.relieved_by).username == "pitboss" and ended.relieved_at is not None
 
 
 def test_only_the_console_people_supervise_and_only_supervisors_assign(db, staff):
     pit, _ = second_pit()
-    status, answer = post(
-        screen("floor"), "/dealers/supervise/", {"pit": pit.pk, "person": "dealer"}
+    status, answer = post_json(
+        logged_in("floor"), "/dealers/supervise/", {"pit": pit.pk, "person": "dealer"}
     )
     assert status == 409 and "does not work at the pit console" in answer["error"]
-    status, answer = post(
-        screen("clerk"), "/dealers/supervise/", {"pit": pit.pk, "person": "clerk"}
+    status, answer = post_json(
+        logged_in("clerk"), "/dealers/supervise/", {"pit": pit.pk, "person": "clerk"}
     )
     assert status == 403
     for body in ({"pit": "1", "person": "floor"}, {"pit": 2**40, "person": "floor"}):
-        assert post(screen("floor"), "/dealers/supervise/", body)[0] == 409
-    assert post(screen("floor"), "/dealers/supervise/", [1])[0] == 400  # not a command's body
-    assert post(screen("floor"), "/dealers/supervise/", {"pit": pit.pk, "person": "nobody"}) == (
+        assert post_json(logged_in("floor"), "/dealers/supervise/", body)[0] == 409
+    floor = logged_in("floor")
+    assert post_json(floor, "/dealers/supervise/", [1])[0] == 400  # not a command's body
+    assert post_json(floor, "/dealers/supervise/", {"pit": pit.pk, "person": "nobody"}) == (
         409,
         {"error": "Say who."},
     )
 
 
 def test_the_dealers_page_lists_who_supervises_each_pit(db, staff):
-    page = shown_text(screen("floor").get("/dealers/").content.decode())
+    page = shown_text(logged_in("floor").get("/dealers/").content.decode())
     assert "Who supervises which pit" in page
     assert "clerk" in page and "floor" in page and "pitboss" in page
 
@@ -124,8 +113,8 @@ def test_the_alerts_panel_shows_the_alerts_of_the_persons_pits(db, staff, dealer
     table = ready_table("s42-mini", dealer, floor)
     relieve_dealer(table, actor=floor)  # and one in Pit 1
     watch()
-    mine = screen("floor").get("/alerts/").content.decode()
-    everything = screen("floor").get("/alerts/?pits=all").content.decode()
+    mine = logged_in("floor").get("/alerts/").content.decode()
+    everything = logged_in("floor").get("/alerts/?pits=all").content.decode()
     assert table.name in mine and other.name not in mine
     assert table.name in everything and other.name in everything
 
@@ -137,7 +126,7 @@ def test_the_console_reads_a_fixed_number_of_queries_whatever_the_casino_holds(
         pit = Pit.objects.create(casino=Casino.objects.get(), name=f"Other {n}")
         for t in range(3):
             Table.objects.create(pit=pit, name=f"O{n}-{t}", profile="s42-mini", seat_count=7)
-    client = screen("floor")
+    client = logged_in("floor")
     with django_assert_max_num_queries(14):
         page = client.get("/floor/").content.decode()
     assert "O0-1" not in page  # nor read

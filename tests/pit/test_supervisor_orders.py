@@ -8,7 +8,6 @@ import datetime
 import json
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from casino.models import Event
@@ -16,13 +15,9 @@ from tablegame import actions
 from tablegame.actions import ActionError, NotAllowed
 from tablegame.actions.shoes import set_deck_schedule
 from tablegame.models import DeckChange
+from tests.clients import logged_in
 from tests.tablegame.conftest import deal_at, ready_table, table_for
-
-
-def logged_in(username: str) -> Client:
-    client = Client()
-    assert client.login(username=username, password="baccarat")
-    return client
+from tests.values import present
 
 
 def last_event(table, action):
@@ -85,7 +80,7 @@ def test_the_console_schedules_the_deck_change_in_the_casinos_time(db, dealer, f
     url = f"/floor/tables/{table.pk}/decks/"
     answer = client.post(url, {"due_at": typed, "reason": "Evening change"}, "application/json")
     assert answer.status_code == 200, answer.content
-    due = DeckChange.objects.get(table=table).due_at.astimezone(zone)
+    due = present(DeckChange.objects.get(table=table).due_at).astimezone(zone)
     assert due.strftime("%Y-%m-%dT%H:%M") == typed
     refused = client.post(url, {"due_at": typed}, "application/json")
     assert refused.status_code == 409 and "Say why" in json.loads(refused.content)["error"]

@@ -15,6 +15,7 @@ from tablegame.actions import ActionError
 from tablegame.actions.tables import file_pit_procedure
 from tablegame.models import Round, Table
 from tests.tablegame.conftest import deal_at, ready_table, shuffle_steps, table_for
+from tests.values import present
 
 
 def dealing_round(table, dealer, cards):
@@ -107,7 +108,7 @@ def test_a_commission_change_on_an_open_table_waits_for_surveillance_notice(
     later = timezone.now() + datetime.timedelta(minutes=31)
     actions.file_rules(table, profile=profile, options=options, effective_at=later, actor=floor)
     assert table.rules == before  # still dealt as before until the stated time
-    changed = table.rules_record(later).submission
+    changed = present(table.rules_record(later)).submission
     assert (changed.commission, changed.commission_rate) != (
         before.commission,
         before.commission_rate,
@@ -143,9 +144,14 @@ def test_the_pits_settlement_procedure_changes_for_every_table_at_once(db, deale
     assert {f.table for f in filed} == s42 and len(s42) == 4
     for table in s42:
         assert table.rules.settlement.value == "pay_then_vigorish_by_seat"  # not yet
-        assert table.rules_record(later).submission.settlement.value == "vigorish_all_then_pay"
+        assert (
+            present(table.rules_record(later)).submission.settlement.value
+            == "vigorish_all_then_pay"
+        )
     ma = table_for("ma-mini")
-    assert ma.rules_record(later) is None or ma.rules_record(later).submission.source == "000"
+    assert (
+        ma.rules_record(later) is None or present(ma.rules_record(later)).submission.source == "000"
+    )
     # A later option at one table is filed against the pit's new procedure, not refused.
     after = later + datetime.timedelta(minutes=1)
     one = table_for("s42-mini")
@@ -156,7 +162,7 @@ def test_the_pits_settlement_procedure_changes_for_every_table_at_once(db, deale
         effective_at=after,
         actor=floor,
     )
-    assert one.rules_record(after).submission.tie_odds == 9
+    assert present(one.rules_record(after)).submission.tie_odds == 9
 
 
 def test_a_dealer_may_not_change_the_pits_procedure(db, dealer):

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 from django.contrib.auth.models import User
@@ -12,6 +11,11 @@ from django.contrib.auth.models import User
 from tablegame import progressives
 from tablegame.models import Table
 from tests.tablegame.conftest import dealer, floor, play, ready_table, staff
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+T = TypeVar("T")
 
 __all__ = ["dealer", "floor", "staff"]  # the fixtures
 
@@ -30,7 +34,7 @@ class LowDraw(random.Random):
     def randint(self, a: int, b: int) -> int:
         return min(b, a + self.spread - 1)
 
-    def choice(self, seq: Sequence[Any]) -> Any:
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
         return seq[0]
 
 

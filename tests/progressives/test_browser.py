@@ -11,20 +11,20 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from playwright.sync_api import ViewportSize
 
 from casino.models import Pit
 from pit.alerts import watch
 from pit.models import Alert
 from tablegame.actions.dealers import relieve_dealer
 from tablegame.actions.progressives import configure_must_hit
-from tests.browser.conftest import SHOTS, browser, floor_staff, log_in, shot
-from tests.browser.test_live_wall import daphne
+from tests.browser.conftest import SHOTS, daphne, log_in, shot
 from tests.progressives.conftest import big_table, low_draw, naturals, royal9_round
 from tests.tablegame.conftest import ready_table
 
-__all__ = ["browser", "daphne", "floor_staff", "low_draw"]  # the fixtures
+__all__ = ["daphne", "low_draw"]  # the fixtures
 
-SCREEN = {"width": 1024, "height": 768}
+SCREEN = ViewportSize(width=1024, height=768)
 
 
 def elsewhere(call: Callable[[], Any]) -> Any:

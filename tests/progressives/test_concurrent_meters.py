@@ -5,13 +5,10 @@ without a gap, and wins are paid in the order they happened."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group, User
-from django.core.management import call_command
-from django.db import connection
 
 from baccarat.seating import cut_offer_order
 from casino import roles
@@ -30,22 +27,12 @@ from tablegame.models import (
     Table,
 )
 from tests.progressives.conftest import LowDraw, naturals
-from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import shuffle_steps
 from tests.tablegame.test_concurrency import at_once
 
 SEATS = (1, 2, 3, 4, 5, 6)  # six $5 Royal 9 wagers a round: $30
 ROUNDS = 8
 TABLES = 3
-
-
-@pytest.fixture
-def floor_staff(transactional_db: None) -> Iterator[dict[str, User]]:
-    """The demo floor, committed for real so that threads see it; the record cleared after."""
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
 
 
 def dealer_for(table: Table, floor: User) -> User:

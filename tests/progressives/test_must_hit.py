@@ -22,6 +22,7 @@ from tablegame.models import MustHitProgressive, MustHitWin, ProgressiveEntry
 from tablegame.progressives import table_progressives
 from tests.progressives.conftest import big_table, naturals, royal9_round
 from tests.tablegame.conftest import play
+from tests.values import present
 
 
 @pytest.fixture
@@ -48,6 +49,7 @@ def test_a_new_meter_starts_at_its_reset_with_a_hit_value_drawn_between_reset_an
     assert meter.amount == Decimal("250")
     assert Decimal("250") < meter.hit_value <= Decimal("1000")
     reset = Event.objects.filter(chain=two_tables[0].chain, action="progressive_reset").last()
+    assert reset is not None
     sealed = hashlib.sha256(f"{meter.hit_value}:{meter.hit_nonce}".encode()).hexdigest()
     assert reset.data["commitment"] == sealed
     assert set(meter.tables.all()) == set(two_tables)
@@ -76,13 +78,10 @@ def test_linked_tables_feed_one_meter_and_it_hits_at_its_hidden_value(
     won = Event.objects.get(chain=second.chain, action="must_hit_won")
     assert won.data["amount"] == "100.50" and won.data["seat"] == 2
     # The commitment recorded before the hit is the revealed value with its nonce.
-    sealed = (
-        Event.objects.filter(
-            chain=second.chain, action="progressive_reset", sequence__lt=won.sequence
-        )
-        .last()
-        .data["commitment"]
-    )
+    reset = Event.objects.filter(
+        chain=second.chain, action="progressive_reset", sequence__lt=won.sequence
+    ).last()
+    sealed = present(reset).data["commitment"]
     assert sealed == hashlib.sha256(f"100.50:{won.data['nonce']}".encode()).hexdigest()
     # Both tables' screens show the win pending until it is paid.
     for table in two_tables:
@@ -157,6 +156,7 @@ def test_links_stay_within_one_pit_and_one_meter_per_table(two_tables, dealer, f
     unlink_must_hit(second, actor=floor)
     assert list(meter.tables.all()) == [first]
     event = Event.objects.filter(chain=second.chain, action="must_hit_linked").last()
+    assert event is not None
     assert event.data == {"meter": "Stax", "linked": False, "tables": ["BB-1"]}
 
 

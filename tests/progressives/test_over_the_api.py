@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.test import Client
@@ -15,13 +16,13 @@ from tablegame.models import ProgressiveEntry, ProgressiveMeter, Table
 from tests.progressives.conftest import big_table, naturals
 
 
-def sender(table: Table, dealer: User) -> Callable[..., dict]:
+def sender(table: Table, dealer: User) -> Callable[..., dict[str, Any]]:
     """The dealer's tablet: POST one command to ``table`` with a new key; its answer."""
     client = Client()
     client.force_login(dealer)
     keys = iter(range(1000))
 
-    def send(route: str, body: dict | None = None) -> dict:
+    def send(route: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         answer = client.post(
             f"/api/tables/{table.pk}/{route}",
             body or {},
@@ -29,12 +30,15 @@ def sender(table: Table, dealer: User) -> Callable[..., dict]:
             headers={"Idempotency-Key": f"key-{next(keys)}"},
         )
         assert answer.status_code == 200, (route, answer.content)
-        return answer.json()
+        result: dict[str, Any] = answer.json()
+        return result
 
     return send
 
 
-def play(send: Callable[..., dict], seats: tuple[int, ...], cards: list[str]) -> dict:
+def play(
+    send: Callable[..., dict[str, Any]], seats: tuple[int, ...], cards: list[str]
+) -> dict[str, Any]:
     """A round with a $5 Royal 9 wager at each of ``seats``; the settlement's answer."""
     send("round/open/")
     for seat in seats:

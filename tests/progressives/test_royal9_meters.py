@@ -14,6 +14,7 @@ from tablegame.models import ProgressiveEntry, ProgressiveMeter
 from tablegame.progressives import liability, liability_lines, table_progressives
 from tests.progressives.conftest import big_table, royal9_round
 from tests.tablegame.conftest import play
+from tests.values import present
 
 
 def meters(table) -> dict[str, Decimal]:
@@ -31,7 +32,7 @@ def test_each_meter_takes_its_own_rate_of_the_royal_9_wagers_and_says_so_in_the_
         "heart": Decimal("450.75"),
     }
     lines = ProgressiveEntry.objects.filter(round=game, kind="contribution")
-    assert sorted((e.royal9.name, e.before, e.after, e.wagered) for e in lines) == [
+    assert sorted((present(e.royal9).name, e.before, e.after, e.wagered) for e in lines) == [
         ("heart", Decimal("450"), Decimal("450.75"), Decimal("15")),
         ("spade", Decimal("450"), Decimal("450.75"), Decimal("15")),
         ("star", Decimal("50000"), Decimal("50000.90"), Decimal("15")),
@@ -93,6 +94,7 @@ def test_the_star_option_changes_at_once_on_a_new_meter_and_waits_for_a_win_on_a
         view["name"] == "Star" and "reseed $50,000.00 from the next win" in view["pending_change"]
     )
     event = Event.objects.filter(chain=table.chain, action="progressive_parameters").last()
+    assert event is not None
     assert event.data["effective"] == "next_reset"
 
 

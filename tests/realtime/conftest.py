@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.models import Max
 from django.test import Client
@@ -26,7 +25,6 @@ from pytest_django import Settings
 from casino.models import Event
 from config.env import channel_layers_from_env
 from tablegame.models import Table
-from tests.record.chains import triggers_bypassed
 
 ORIGIN = b"http://testserver"
 
@@ -41,18 +39,6 @@ def channel_layer_of_its_own(settings: Settings, redis_url: str) -> None:
     layers = channel_layers_from_env({"REDIS_URL": redis_url})
     layers["default"]["CONFIG"]["prefix"] = f"test-{uuid.uuid4().hex[:12]}."
     settings.CHANNEL_LAYERS = layers
-
-
-@pytest.fixture
-def live_floor(transactional_db: None) -> Iterator[dict[str, User]]:
-    """The demo floor and users, committed so that the ASGI app sees them; events cleared after.
-
-    Django empties the database with TRUNCATE, which the record refuses while it holds events.
-    """
-    call_command("seed_demo", verbosity=0)
-    yield {u.username: u for u in User.objects.all()}
-    with triggers_bypassed(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM casino_event")
 
 
 def socket(path: str, *, user: User | None = None, origin: bytes = ORIGIN) -> Any:

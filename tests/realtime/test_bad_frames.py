@@ -24,9 +24,9 @@ BINARY = "Send JSON in text frames; a binary frame is not read."
         ({"bytes": b'{"type": "hello"}'}, BINARY),
     ],
 )
-def test_a_malformed_frame_is_answered_and_the_table_socket_stays_open(live_floor, frame, error):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_malformed_frame_is_answered_and_the_table_socket_stays_open(floor_staff, frame, error):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     # The notices of the table's making go out first: the socket hears only what follows.
     assert broadcast.notices.wait_idle(timeout=10)
     before = last_sequence(table)
@@ -56,12 +56,12 @@ def test_a_malformed_frame_is_answered_and_the_table_socket_stays_open(live_floo
     [("/ws/pits/{pit}/", "floor"), ("/ws/surveillance/", "surveillance")],
 )
 def test_the_pit_and_surveillance_sockets_answer_a_malformed_frame_and_stay_open(
-    live_floor, path, user
+    floor_staff, path, user
 ):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     assert broadcast.notices.wait_idle(timeout=10)
-    client = socket(path.format(pit=table.pit_id), user=live_floor[user])
+    client = socket(path.format(pit=table.pit_id), user=floor_staff[user])
 
     async def scenario():
         await opened(client)

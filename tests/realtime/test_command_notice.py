@@ -13,21 +13,22 @@ from tests.realtime.conftest import last_sequence, opened, socket
 from tests.tablegame.conftest import ready_table
 
 
-def test_a_command_reaches_the_other_screens_once_with_what_it_changed(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_command_reaches_the_other_screens_once_with_what_it_changed(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     tablet, other = APIClient(), APIClient()
     tablet.force_login(dealer)
-    other.force_login(live_floor["pitboss"])
+    other.force_login(floor_staff["pitboss"])
     api = f"/api/tables/{table.pk}/"
     shown: dict[str, Any] = other.get(api).json()  # what another screen shows before
     assert shown["sequence"] == last_sequence(table)
-    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["pitboss"])
+    client = socket(f"/ws/tables/{table.pk}/", user=floor_staff["pitboss"])
 
     def post(route: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = tablet.post(api + route, body, format="json", headers={"Idempotency-Key": route})
         assert answer.status_code == 200, answer.content
-        return answer.json()
+        result: dict[str, Any] = answer.json()
+        return result
 
     async def scenario() -> list[dict[str, Any]]:
         await opened(client)

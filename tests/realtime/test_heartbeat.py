@@ -37,9 +37,9 @@ async def frames_until(client: Any, test: Any, *, timeout: float = 5.0) -> list[
     return frames
 
 
-def test_a_change_committed_without_its_notice_is_told_by_the_next_hello(live_floor, monkeypatch):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_change_committed_without_its_notice_is_told_by_the_next_hello(floor_staff, monkeypatch):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
     monkeypatch.setattr(broadcast.notices, "put", lambda notice: None)  # every notice lost
 
@@ -57,9 +57,9 @@ def test_a_change_committed_without_its_notice_is_told_by_the_next_hello(live_fl
     assert last_sequence(table) == hello["sequence"] + 1
 
 
-def test_nothing_missed_the_hello_says_what_the_screen_heard(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_nothing_missed_the_hello_says_what_the_screen_heard(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 
     async def scenario():
@@ -76,11 +76,11 @@ def test_nothing_missed_the_hello_says_what_the_screen_heard(live_floor):
     assert after == {"type": "hello", "table": table.pk, "sequence": notice["sequence"]}
 
 
-def test_a_hello_waits_for_the_notice_still_on_its_way(live_floor, monkeypatch):
+def test_a_hello_waits_for_the_notice_still_on_its_way(floor_staff, monkeypatch):
     # The notice leaves a while after its commit: a beat in between reads the new sequence, and
     # waits for the notice rather than tell the screen it missed one (it would reload for nothing).
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
     put = broadcast.notices.put
     monkeypatch.setattr(
@@ -119,9 +119,9 @@ def test_a_hello_waits_for_the_notice_still_on_its_way(live_floor, monkeypatch):
     assert later == {"type": "hello", "table": table.pk, "sequence": opened_at}
 
 
-def test_a_pit_socket_says_its_hello_again_in_the_same_shape(live_floor):
+def test_a_pit_socket_says_its_hello_again_in_the_same_shape(floor_staff):
     pit = table_for("ma-mini").pit
-    client = socket(f"/ws/pits/{pit.pk}/", user=live_floor["floor"])
+    client = socket(f"/ws/pits/{pit.pk}/", user=floor_staff["floor"])
 
     async def scenario():
         first = await opened(client)
@@ -134,9 +134,9 @@ def test_a_pit_socket_says_its_hello_again_in_the_same_shape(live_floor):
     assert again == first
 
 
-def test_the_heartbeat_stops_when_the_socket_closes(live_floor, monkeypatch):
+def test_the_heartbeat_stops_when_the_socket_closes(floor_staff, monkeypatch):
     table = table_for("ma-mini")
-    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["floor"])
+    client = socket(f"/ws/tables/{table.pk}/", user=floor_staff["floor"])
     reads: list[int] = []
     hello_again = TableConsumer.hello_again
 

@@ -22,9 +22,9 @@ from tests.tablegame.conftest import table_for
     ["/ws/", "/ws/nothing/", "/ws/tables/abc/", "/ws/tables/1/x/", "/elsewhere", "/ws/pits//"],
 )
 def test_a_path_that_matches_no_socket_is_closed_with_4404_and_a_warning(
-    live_floor, caplog: pytest.LogCaptureFixture, path: str
+    floor_staff, caplog: pytest.LogCaptureFixture, path: str
 ) -> None:
-    client = socket(path, user=live_floor["dealer"])  # LOGGING configured by then
+    client = socket(path, user=floor_staff["dealer"])  # LOGGING configured by then
     logger = logging.getLogger("tablegame.consumers")
     logger.addHandler(caplog.handler)
     try:
@@ -35,8 +35,8 @@ def test_a_path_that_matches_no_socket_is_closed_with_4404_and_a_warning(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-def test_a_table_id_past_any_column_is_closed_with_4404(live_floor) -> None:
-    client = socket(f"/ws/tables/{2**70}/", user=live_floor["floor"])
+def test_a_table_id_past_any_column_is_closed_with_4404(floor_staff) -> None:
+    client = socket(f"/ws/tables/{2**70}/", user=floor_staff["floor"])
     assert async_to_sync(refusal)(client) == NOT_FOUND
 
 
@@ -49,9 +49,9 @@ def _closed_port() -> int:
 
 @pytest.mark.parametrize("path", ["/ws/tables/{table}/", "/ws/surveillance/"])
 def test_a_socket_opened_while_redis_is_away_is_closed_to_try_again(
-    live_floor, settings: Settings, path: str
+    floor_staff, settings: Settings, path: str
 ) -> None:
-    user = live_floor["surveillance"]
+    user = floor_staff["surveillance"]
     address = path.format(table=table_for("ma-mini").pk)
     settings.CHANNEL_LAYERS = channel_layers_from_env(
         {"REDIS_URL": f"redis://127.0.0.1:{_closed_port()}/13"}
@@ -59,7 +59,7 @@ def test_a_socket_opened_while_redis_is_away_is_closed_to_try_again(
     assert async_to_sync(refusal)(socket(address, user=user)) == TRY_AGAIN_LATER
 
 
-def test_a_socket_opened_again_once_redis_is_back_gets_its_hello(live_floor) -> None:
+def test_a_socket_opened_again_once_redis_is_back_gets_its_hello(floor_staff) -> None:
     table = table_for("ma-mini")
-    hello = async_to_sync(opened)(socket(f"/ws/tables/{table.pk}/", user=live_floor["floor"]))
+    hello = async_to_sync(opened)(socket(f"/ws/tables/{table.pk}/", user=floor_staff["floor"]))
     assert hello["table"] == table.pk

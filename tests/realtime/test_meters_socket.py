@@ -15,17 +15,17 @@ from tests.realtime.conftest import opened, socket
 from tests.tablegame.conftest import ready_table
 
 
-def test_the_meters_socket_hears_the_tables_with_meters_and_no_other(live_floor):
-    dealer, floor = live_floor["dealer"], live_floor["floor"]
+def test_the_meters_socket_hears_the_tables_with_meters_and_no_other(floor_staff):
+    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
     mini = ready_table("ma-mini", dealer, floor)
-    big = ready_table("ma-big", live_floor["dealer9"], floor)  # Royal 9: its meters
+    big = ready_table("ma-big", floor_staff["dealer9"], floor)  # Royal 9: its meters
     pit = Pit.objects.get()
     client = socket(f"/ws/pits/{pit.pk}/meters/", user=floor)
 
     async def scenario() -> tuple[dict[str, Any], list[dict[str, Any]]]:
         hello = await opened(client)
         await sync_to_async(actions.open_round)(mini, actor=dealer)
-        await sync_to_async(actions.open_round)(big, actor=live_floor["dealer9"])
+        await sync_to_async(actions.open_round)(big, actor=floor_staff["dealer9"])
         heard = [await client.receive_json_from(timeout=5)]
         nothing = await client.receive_nothing(timeout=0.3)
         await client.disconnect()
@@ -39,9 +39,9 @@ def test_the_meters_socket_hears_the_tables_with_meters_and_no_other(live_floor)
     ]
 
 
-def test_a_screen_may_ask_for_the_hello_again(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_screen_may_ask_for_the_hello_again(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], bool]:
@@ -57,10 +57,10 @@ def test_a_screen_may_ask_for_the_hello_again(live_floor):
     assert again == first and quiet
 
 
-def test_a_must_hit_meter_moved_at_one_table_is_told_to_the_other_linked_tables(live_floor):
-    dealer, floor = live_floor["dealer"], live_floor["floor"]
+def test_a_must_hit_meter_moved_at_one_table_is_told_to_the_other_linked_tables(floor_staff):
+    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
     first = ready_table("ma-big", dealer, floor, seats=(1, 2))
-    second = ready_table("ma-big-ez", live_floor["dealer10"], floor, seats=(1, 2))
+    second = ready_table("ma-big-ez", floor_staff["dealer10"], floor, seats=(1, 2))
     configure_must_hit(
         Pit.objects.get(), name="Stax", configuration=1, tables=[first, second], actor=floor
     )
@@ -79,7 +79,8 @@ def test_a_must_hit_meter_moved_at_one_table_is_told_to_the_other_linked_tables(
         await sync_to_async(royal9_round)()
         told = await client.receive_json_from(timeout=5)
         await client.disconnect()
-        return told
+        result: dict[str, Any] = told
+        return result
 
     told = async_to_sync(scenario)()
     assert told == {"type": "meter", "meter": "Stax", "amount": "250.25", "read": False}

@@ -14,6 +14,7 @@ import time
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]
 
 from tablegame import actions, broadcast
 from tablegame.broadcast import Publisher
@@ -24,14 +25,14 @@ from tests.tablegame.conftest import ready_table
 HELD_UP = 2.5
 
 
-def test_a_notice_held_up_on_its_way_out_still_reaches_the_screen(live_floor, monkeypatch):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_notice_held_up_on_its_way_out_still_reaches_the_screen(floor_staff, monkeypatch):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
     publisher = Publisher()  # the test's own in place of the process's, its counters at zero
     monkeypatch.setattr(broadcast, "notices", publisher)
     layer = get_channel_layer()
-    assert layer is not None
+    assert isinstance(layer, RedisPubSubChannelLayer)  # the production layer (config.env)
     serialize = layer.serialize
 
     def held_up(message):

@@ -24,9 +24,9 @@ WAGERS = [
 ]
 
 
-def test_a_settlement_notice_carries_no_wager_to_repeat(live_floor: dict[str, User]) -> None:
-    dealer, pit, surveillance = (live_floor[u] for u in ("dealer", "clerk", "surveillance"))
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_settlement_notice_carries_no_wager_to_repeat(floor_staff: dict[str, User]) -> None:
+    dealer, pit, surveillance = (floor_staff[u] for u in ("dealer", "clerk", "surveillance"))
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     tablet = APIClient()
     tablet.force_login(dealer)
     api = f"/api/tables/{table.pk}/"
@@ -81,7 +81,7 @@ def test_a_settlement_notice_carries_no_wager_to_repeat(live_floor: dict[str, Us
     assert state["sequence"] == answer["sequence"]
     assert state["repeat"] == answer["repeat"]
     refused = APIClient()
-    refused.force_login(live_floor["dealer2"])
+    refused.force_login(floor_staff["dealer2"])
     assert refused.get(api).status_code == 403
 
 
@@ -93,14 +93,14 @@ def test_a_change_without_helps_is_told_as_answered() -> None:
     assert told == {**answer, "withheld": ["repeat"]}
 
 
-def test_another_tables_dealer_may_not_follow_the_table(live_floor: dict[str, User]) -> None:
+def test_another_tables_dealer_may_not_follow_the_table(floor_staff: dict[str, User]) -> None:
     """Its notices carry the round in play, wagers and all: a dealer follows only the table
     they may deal, as they read only its state (refused 4403, the reason said, the refusal
     kept); the table's own dealer follows it."""
-    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
+    table = ready_table("ma-mini", floor_staff["dealer"], floor_staff["floor"])
     path = f"/ws/tables/{table.pk}/"
 
-    other, own = (socket(path, user=live_floor[u]) for u in ("dealer2", "dealer"))
+    other, own = (socket(path, user=floor_staff[u]) for u in ("dealer2", "dealer"))
 
     async def scenario() -> tuple[int, dict[str, Any]]:
         code = await refusal(other)
@@ -116,16 +116,16 @@ def test_another_tables_dealer_may_not_follow_the_table(live_floor: dict[str, Us
 
 
 def test_another_tables_display_under_a_dealers_account_reads_its_roads(
-    live_floor: dict[str, User],
+    floor_staff: dict[str, User],
 ) -> None:
     """The display page of a table the dealer may not deal opens, without the table's socket
     (display.js reads the roads every few seconds instead); their own table's display follows
     it live."""
-    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
+    table = ready_table("ma-mini", floor_staff["dealer"], floor_staff["floor"])
     browser = APIClient()
-    browser.force_login(live_floor["dealer2"])
+    browser.force_login(floor_staff["dealer2"])
     other = browser.get(f"/display/{table.pk}/")
     assert other.status_code == 200
     assert "js/live.js" not in other.content.decode()
-    browser.force_login(live_floor["dealer"])
+    browser.force_login(floor_staff["dealer"])
     assert "js/live.js" in browser.get(f"/display/{table.pk}/").content.decode()

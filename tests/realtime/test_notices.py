@@ -85,10 +85,10 @@ def settled() -> broadcast.NoticeCounts:
 
 @pytest.mark.parametrize("redis", ["hung", "closed"])
 def test_a_command_returns_promptly_and_counts_its_notice_dropped_when_redis_is_away(
-    live_floor, settings, hung_redis, redis
+    floor_staff, settings, hung_redis, redis
 ):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     layers_at(settings, hung_redis if redis == "hung" else free_port())
     before = settled()
 
@@ -127,9 +127,9 @@ def test_a_full_queue_drops_notices_counts_them_and_says_so(settings, hung_redis
     assert reports[0].startswith("dropped 1 change notices so far")
 
 
-def test_an_idle_socket_stays_open_and_hears_the_next_change(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_an_idle_socket_stays_open_and_hears_the_next_change(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 
     async def scenario():
@@ -145,10 +145,10 @@ def test_an_idle_socket_stays_open_and_hears_the_next_change(live_floor):
     assert (notice["action"], notice["sequence"]) == ("round_opened", last_sequence(table))
 
 
-def test_screens_hear_changes_again_once_redis_is_back(live_floor, settings, own_redis):
+def test_screens_hear_changes_again_once_redis_is_back(floor_staff, settings, own_redis):
     layers_at(settings, own_redis.port)
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
     before = settled()
 
@@ -175,12 +175,12 @@ def test_screens_hear_changes_again_once_redis_is_back(live_floor, settings, own
     assert heard["sequence"] > hello["sequence"] + 1
 
 
-def test_a_notice_carries_the_change_to_every_screen_when_it_has_one(live_floor):
-    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
+def test_a_notice_carries_the_change_to_every_screen_when_it_has_one(floor_staff):
+    table = ready_table("ma-mini", floor_staff["dealer"], floor_staff["floor"])
     screens = [
-        socket(f"/ws/tables/{table.pk}/", user=live_floor["dealer"]),
-        socket(f"/ws/pits/{table.pit_id}/", user=live_floor["floor"]),
-        socket("/ws/surveillance/", user=live_floor["surveillance"]),
+        socket(f"/ws/tables/{table.pk}/", user=floor_staff["dealer"]),
+        socket(f"/ws/pits/{table.pit_id}/", user=floor_staff["floor"]),
+        socket("/ws/surveillance/", user=floor_staff["surveillance"]),
     ]
     change = {"event": {"kind": "card_dealt", "card": "9H"}, "round": {"player": ["9H"]}}
 
@@ -204,10 +204,10 @@ def test_a_notice_carries_the_change_to_every_screen_when_it_has_one(live_floor)
     ]
 
 
-def test_the_embedded_demo_hears_notices_on_the_in_memory_layer(live_floor, settings):
+def test_the_embedded_demo_hears_notices_on_the_in_memory_layer(floor_staff, settings):
     settings.CHANNEL_LAYERS = channel_layers_from_env({})
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 
     async def scenario():

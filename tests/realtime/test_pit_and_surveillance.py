@@ -17,10 +17,10 @@ def other_pit_table() -> Table:
     return Table.objects.create(pit=pit, name="MB-9", profile="ma-mini", seat_count=7)
 
 
-def test_surveillance_is_told_the_sequence_of_every_table(live_floor):
-    actions.open_table(table_for("ma-mini"), actor=live_floor["dealer"])
+def test_surveillance_is_told_the_sequence_of_every_table(floor_staff):
+    actions.open_table(table_for("ma-mini"), actor=floor_staff["dealer"])
     elsewhere = other_pit_table()
-    client = socket("/ws/surveillance/", user=live_floor["surveillance"])
+    client = socket("/ws/surveillance/", user=floor_staff["surveillance"])
 
     async def scenario():
         hello = await opened(client)
@@ -36,10 +36,10 @@ def test_surveillance_is_told_the_sequence_of_every_table(live_floor):
     }
 
 
-def test_surveillance_hears_the_changes_of_every_table(live_floor):
-    floor = live_floor["floor"]  # opens any table (a dealer, only their own)
+def test_surveillance_hears_the_changes_of_every_table(floor_staff):
+    floor = floor_staff["floor"]  # opens any table (a dealer, only their own)
     mini, big, elsewhere = table_for("ma-mini"), table_for("ma-big"), other_pit_table()
-    client = socket("/ws/surveillance/", user=live_floor["surveillance"])
+    client = socket("/ws/surveillance/", user=floor_staff["surveillance"])
 
     async def scenario():
         await opened(client)
@@ -57,8 +57,8 @@ def test_surveillance_hears_the_changes_of_every_table(live_floor):
     ]
 
 
-def test_a_superuser_may_use_the_surveillance_socket(live_floor):
-    client = socket("/ws/surveillance/", user=live_floor["admin"])
+def test_a_superuser_may_use_the_surveillance_socket(floor_staff):
+    client = socket("/ws/surveillance/", user=floor_staff["admin"])
 
     async def scenario():
         hello = await opened(client)
@@ -68,12 +68,12 @@ def test_a_superuser_may_use_the_surveillance_socket(live_floor):
     assert len(async_to_sync(scenario)()["tables"]) == Table.objects.count()
 
 
-def test_a_pit_socket_hears_its_own_tables_and_no_others(live_floor):
-    floor = live_floor["floor"]  # opens any table (a dealer, only their own)
+def test_a_pit_socket_hears_its_own_tables_and_no_others(floor_staff):
+    floor = floor_staff["floor"]  # opens any table (a dealer, only their own)
     mini, elsewhere = table_for("ma-mini"), other_pit_table()
     pit = mini.pit
     before = {t.pk: last_sequence(t) for t in pit.tables.all()}  # the demo's assignments
-    client = socket(f"/ws/pits/{pit.pk}/", user=live_floor["floor"])
+    client = socket(f"/ws/pits/{pit.pk}/", user=floor_staff["floor"])
 
     async def scenario():
         hello = await opened(client)

@@ -11,10 +11,10 @@ from tablegame.actions import ActionError, forms
 from tests.realtime.conftest import opened, socket
 
 
-def test_a_form_change_reaches_the_pit_socket_with_its_number_in_the_pits_chain(live_floor):
+def test_a_form_change_reaches_the_pit_socket_with_its_number_in_the_pits_chain(floor_staff):
     pit = Pit.objects.get()
-    clerk = live_floor["clerk"]
-    client = socket(f"/ws/pits/{pit.pk}/", user=live_floor["floor"])
+    clerk = floor_staff["clerk"]
+    client = socket(f"/ws/pits/{pit.pk}/", user=floor_staff["floor"])
 
     async def scenario():
         await opened(client)
@@ -34,15 +34,15 @@ def test_a_form_change_reaches_the_pit_socket_with_its_number_in_the_pits_chain(
     assert [h["action"] for h in heard] == ["form_series_received", "vigorish_form_void"]
 
 
-def test_a_refused_form_action_tells_nobody(live_floor):
+def test_a_refused_form_action_tells_nobody(floor_staff):
     pit = Pit.objects.get()
-    client = socket(f"/ws/pits/{pit.pk}/", user=live_floor["pitboss"])
+    client = socket(f"/ws/pits/{pit.pk}/", user=floor_staff["pitboss"])
 
     async def scenario():
         await opened(client)
         with pytest.raises(ActionError):
             await sync_to_async(forms.void_blank_vigorish_form)(
-                pit, reason="Torn", actor=live_floor["clerk"]
+                pit, reason="Torn", actor=floor_staff["clerk"]
             )  # no series received: no form to void
         assert await client.receive_nothing(timeout=1)
         await client.disconnect()

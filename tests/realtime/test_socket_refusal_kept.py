@@ -13,9 +13,9 @@ from tests.realtime.conftest import refusal, socket
 from tests.tablegame.conftest import table_for
 
 
-def test_a_socket_refused_with_4403_is_kept(live_floor: dict[str, User]) -> None:
+def test_a_socket_refused_with_4403_is_kept(floor_staff: dict[str, User]) -> None:
     cache.clear()
-    client = socket("/ws/surveillance/", user=live_floor["dealer"])
+    client = socket("/ws/surveillance/", user=floor_staff["dealer"])
     assert async_to_sync(refusal)(client) == FORBIDDEN
     row = AccessRefusal.objects.get()
     assert (row.username, row.what, row.channel, row.path) == (
@@ -28,7 +28,7 @@ def test_a_socket_refused_with_4403_is_kept(live_floor: dict[str, User]) -> None
 
 
 def test_a_socket_that_is_not_logged_in_is_no_refusal_of_the_policy(
-    live_floor: dict[str, User],
+    floor_staff: dict[str, User],
 ) -> None:
     client = socket(f"/ws/tables/{table_for('ma-mini').pk}/")
     assert async_to_sync(refusal)(client) == NOT_LOGGED_IN

@@ -11,9 +11,9 @@ from tests.realtime.conftest import HeldOpen, last_sequence, opened, socket
 from tests.tablegame.conftest import ready_table, table_for
 
 
-def test_a_dealer_joining_a_table_is_told_its_last_sequence(live_floor):
-    table = ready_table("ma-mini", live_floor["dealer"], live_floor["floor"])
-    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["dealer"])
+def test_a_dealer_joining_a_table_is_told_its_last_sequence(floor_staff):
+    table = ready_table("ma-mini", floor_staff["dealer"], floor_staff["floor"])
+    client = socket(f"/ws/tables/{table.pk}/", user=floor_staff["dealer"])
 
     async def scenario():
         hello = await opened(client)
@@ -28,10 +28,10 @@ def test_a_dealer_joining_a_table_is_told_its_last_sequence(live_floor):
     }
 
 
-def test_a_table_with_no_events_yet_says_sequence_zero(live_floor):
+def test_a_table_with_no_events_yet_says_sequence_zero(floor_staff):
     demo = table_for("ma-big")  # a table of the demo has its dealer's assignment recorded
     table = Table.objects.create(pit=demo.pit, name="BB-9", profile="ma-big", seat_count=14)
-    client = socket(f"/ws/tables/{table.pk}/", user=live_floor["floor"])
+    client = socket(f"/ws/tables/{table.pk}/", user=floor_staff["floor"])
 
     async def scenario():
         hello = await opened(client)
@@ -41,9 +41,9 @@ def test_a_table_with_no_events_yet_says_sequence_zero(live_floor):
     assert async_to_sync(scenario)()["sequence"] == 0
 
 
-def test_a_committed_action_reaches_the_socket_with_the_next_sequence(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_a_committed_action_reaches_the_socket_with_the_next_sequence(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     before = last_sequence(table)
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 
@@ -70,9 +70,9 @@ def test_a_committed_action_reaches_the_socket_with_the_next_sequence(live_floor
     ]
 
 
-def test_nothing_is_sent_before_the_change_commits(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_nothing_is_sent_before_the_change_commits(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     actions.open_round(table, actor=dealer)
     before = last_sequence(table)
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
@@ -99,9 +99,9 @@ def test_nothing_is_sent_before_the_change_commits(live_floor):
     )
 
 
-def test_what_a_screen_sends_is_ignored(live_floor):
-    dealer = live_floor["dealer"]
-    table = ready_table("ma-mini", dealer, live_floor["floor"])
+def test_what_a_screen_sends_is_ignored(floor_staff):
+    dealer = floor_staff["dealer"]
+    table = ready_table("ma-mini", dealer, floor_staff["floor"])
     before = last_sequence(table)
     client = socket(f"/ws/tables/{table.pk}/", user=dealer)
 

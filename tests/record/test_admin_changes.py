@@ -16,6 +16,7 @@ from django.utils import timezone
 from casino.models import Casino, Chain, Event, Pit
 from casino.record import verify_chain
 from tablegame.models import Table
+from tests.values import present
 
 
 def form_data(client: Client, url: str, **changes: Any) -> dict[str, Any]:
@@ -27,7 +28,7 @@ def form_data(client: Client, url: str, **changes: Any) -> dict[str, Any]:
             continue
         value = form[name].value()
         if isinstance(field.widget, MultiWidget):
-            for n, part in enumerate(field.widget.decompress(value)):
+            for n, part in enumerate(present(field.widget.decompress(value))):
                 data[f"{name}_{n}"] = "" if part is None else part
         elif isinstance(value, list):
             data[name] = [str(v) for v in value]

@@ -92,7 +92,7 @@ def test_a_row_is_sent_as_the_orm_would_send_it(model: type[models.Model]) -> No
         bool: [None, True, 0, 1],
     }
     for f, kind in zip(written, kinds, strict=True):
-        for value in odd.get(kind, []) if kind is not None else []:
+        for value in odd.get(kind[0], []) if kind is not None else []:
             setattr(obj, f.attname, value)
             expected = sent(orm_prepared(obj, written))
             assert sent(rows._prepared(obj, written, adding=True)) == expected, (f.name, value)

@@ -22,7 +22,7 @@ def ten_cards(table: Table, other_table: Table) -> Table:
     return table
 
 
-def tamper(sql: str, *params: object) -> None:
+def tamper(sql: str, *params: str | int) -> None:
     with triggers_bypassed(), connection.cursor() as cursor:
         cursor.execute(sql, params)
 

@@ -66,7 +66,9 @@ def test_only_the_wagers_a_profile_offers_have_an_edge():
     assert "royal9" not in analyse(EIGHT_DECKS, PROFILES["ma-big"]).house_edge
 
 
-def _brute_force_edges(cards: list[Card], wagers: list[WagerType], profile: str) -> dict:
+def _brute_force_edges(
+    cards: list[Card], wagers: list[WagerType], profile: str
+) -> dict[str, Fraction]:
     """Deal every ordering of a tiny shoe through the real dealing rules and average."""
     rules = PROFILES[profile]
     totals = {w: Fraction(0) for w in wagers}

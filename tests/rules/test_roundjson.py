@@ -21,7 +21,8 @@ ISSUE_EXAMPLE = {
 def round_with(**changes: Any) -> dict[str, Any]:
     data = json.loads(json.dumps(ISSUE_EXAMPLE))
     data.update(changes)
-    return data
+    result: dict[str, Any] = data
+    return result
 
 
 def test_the_issue_example_is_a_dragon_7_and_the_banker_wager_pushes() -> None:

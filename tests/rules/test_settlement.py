@@ -25,6 +25,7 @@ from baccarat.profiles import (
 from baccarat.settlement import (
     Action,
     PlayerDealer,
+    SettledWager,
     Settlement,
     Wager,
     player_dealer_result,
@@ -63,7 +64,7 @@ def plan(result: Settlement, phase: str | None = None) -> list[tuple[str, int, s
     ]
 
 
-def settled(result: Settlement, seat: int, kind: WagerType):  # type: ignore[no-untyped-def]
+def settled(result: Settlement, seat: int, kind: WagerType) -> SettledWager:
     (found,) = [w for w in result.wagers if w.seat == seat and w.type is kind]
     return found
 

@@ -141,7 +141,11 @@ def expected_main(
     """Player, Banker, Tie as the texts decide them: result, amount won, commission owed."""
     ties = out.player_total == out.banker_total
     if kind is T:
-        return (Result.WIN, amount * rules.tie_odds, Decimal(0)) if ties else (Result.LOSE, 0, 0)
+        return (
+            (Result.WIN, amount * rules.tie_odds, Decimal(0))
+            if ties
+            else (Result.LOSE, Decimal(0), Decimal(0))
+        )
     if ties:
         if kind is B and rules.commission is Commission.ON_TIE:
             return (
@@ -152,7 +156,11 @@ def expected_main(
         return Result.PUSH, Decimal(0), Decimal(0)
     player_wins = out.player_total > out.banker_total
     if kind is P:
-        return (Result.WIN, amount, Decimal(0)) if player_wins else (Result.LOSE, 0, 0)
+        return (
+            (Result.WIN, amount, Decimal(0))
+            if player_wins
+            else (Result.LOSE, Decimal(0), Decimal(0))
+        )
     if player_wins:
         return Result.LOSE, Decimal(0), Decimal(0)
     dragon7 = out.banker_cards == 3 and out.banker_total == 7 and out.player_total < 7

@@ -17,7 +17,7 @@ __all__ = ["dealer", "floor", "staff"]
 
 
 @pytest.fixture
-def second_dealer(staff) -> User:
+def second_dealer(staff: dict[str, User]) -> User:
     """The demo's dealer2, relieved at MB-2 where the demo assigned them: free to be assigned."""
     user = staff["dealer2"]
     user.first_name, user.last_name = "Dana", "Lee"
@@ -94,8 +94,10 @@ def test_the_record_names_the_dealer_of_each_round(db, dealer, floor, second_dea
     assign_dealer(table, dealer=second_dealer, actor=floor)
     second = actions.open_round(table, actor=floor)  # opened by the floor, dealt by dealer2
     opened = Event.objects.filter(chain=table.chain, action="round_opened").last()
+    assert opened is not None
     assert opened.data["dealer"] == "dealer2"
     assigned = Event.objects.filter(chain=table.chain, action="dealer_assigned").last()
+    assert assigned is not None
     assert (assigned.actor, assigned.data["name"]) == (floor, "Dana Lee")
 
     watcher = Client()

@@ -83,7 +83,7 @@ def test_a_revoked_token_stops_working_at_once(db, dealer):
 
 def test_a_key_that_begins_with_a_dash_is_revoked_by_its_prefix(db, dealer):
     key = "-" + "A" * 42  # one key in 64 begins so
-    with mock.patch.object(tokens.secrets, "token_urlsafe", return_value=key):
+    with mock.patch("secrets.token_urlsafe", return_value=key):
         issue_api_token(dealer)
     out = StringIO()
     call_command("revoke_tokens", "dealer", f"--prefix={key[:8]}", stdout=out)
@@ -121,6 +121,7 @@ def test_the_admin_revokes_a_token_and_the_record_says_who(db, dealer, staff):
     token.refresh_from_db()
     assert token.revoked_at is not None and token.revoked_by == staff["admin"]
     change = Event.objects.filter(action="admin_change").last()
+    assert change is not None
     assert change.actor == staff["admin"] and change.data["object_id"].startswith("token ")
     assert key not in str(change.data)
 

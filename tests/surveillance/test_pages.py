@@ -18,6 +18,7 @@ from tablegame import actions
 from tablegame.models import Card, Round, Table
 from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import _cut_order, deal_at, play, ready_table, shuffle_steps
+from tests.values import present
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9: "Banker wins, 9 over 6"
 PLAYER_DRAWS = ["2H", "3D", "2C", "TS", "5S", "QH"]  # Player 2+2 draws 5: 9; Banker 3 draws Q: 3
@@ -27,6 +28,13 @@ PLAYER_DRAWS = ["2H", "3D", "2C", "TS", "5S", "QH"]  # Player 2+2 draws 5: 9; Ba
 def staff(seeded: str) -> dict[str, User]:
     """The demo floor's users by name (dealer, floor, pitboss, surveillance, admin...)."""
     return {u.username: u for u in User.objects.all()}
+
+
+def part_of(page: str, pattern: str) -> str:
+    """The first part of ``page`` that ``pattern`` matches (across lines); it must be there."""
+    match = re.search(pattern, page, re.S)
+    assert match is not None, pattern
+    return match[0]
 
 
 def client_for(username: str | None) -> Client:
@@ -330,8 +338,8 @@ def test_rounds_are_found_by_local_time(history):
 
 def test_the_list_shows_table_shoe_round_result_total_and_the_flag(history):
     page = page_of(client_for("surveillance"), "/surveillance/rounds/")
-    row = re.search(
-        rf'<tr class="[^"]*" data-round="{history["big"].pk}">.*?</tr>', page, re.S
+    row = present(
+        re.search(rf'<tr class="[^"]*" data-round="{history["big"].pk}">.*?</tr>', page, re.S)
     ).group(0)
     words = text_of(row)
     assert words.startswith(f"{history['big'].table.name} 1 2 ")
@@ -373,7 +381,7 @@ def test_the_search_runs_a_fixed_handful_of_queries(history, django_assert_max_n
 
 def events_of(page: str) -> list[tuple[int, str, str]]:
     """(sequence, action, words) of every row of the event table, in page order."""
-    body = re.search(r'<table class="list events".*?</table>', page, re.S).group(0)
+    body = present(re.search(r'<table class="list events".*?</table>', page, re.S)).group(0)
     return [
         (int(seq), action, text_of(row))
         for seq, action, row in re.findall(
@@ -413,7 +421,7 @@ def test_the_review_tells_the_round_event_by_event(staff):
     sequences = [seq for seq, _, _ in rows]
     assert sequences == sorted(sequences) and len(set(sequences)) == len(sequences)
     cards = [words for _, action, words in rows if action == "card_dealt"]
-    assert [re.search(r"Card (\d): (\S+) to the (\w+)", w).groups() for w in cards] == [
+    assert [present(re.search(r"Card (\d): (\S+) to the (\w+)", w)).groups() for w in cards] == [
         ("1", "2♥", "Player"),
         ("2", "3♦", "Banker"),
         ("3", "2♣", "Player"),
@@ -451,10 +459,10 @@ def test_the_review_lists_the_final_cards_wagers_and_settlement_steps(staff):
     table = ready_table("ma-mini", dealer, staff["floor"])
     game = play(table, dealer, [(1, "banker", "100"), (5, "player", "40")], BANKER_NATURAL)
     page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
-    final = text_of(re.search(r'<section class="card layout-final">.*?</section>', page, re.S)[0])
+    final = text_of(part_of(page, r'<section class="card layout-final">.*?</section>'))
     assert "Player 6 1 4♥ 3 2♠ Banker 9 2 9♣ 4 K♠" in final
     assert "Banker wins, 9 over 6" in final
-    wagers = text_of(re.search(r'<table class="list wagers".*?</table>', page, re.S)[0])
+    wagers = text_of(part_of(page, r'<table class="list wagers".*?</table>'))
     assert "5 Player $40.00 lose $0.00 $0.00 $0.00 dealer" in wagers
     assert "1 Banker $100.00 win $100.00 $5.00 $0.00 dealer" in wagers
     steps = re.findall(r"<li class=\"a-[a-z_]+\">(.*?)</li>", page.split('id="steps"')[1])
@@ -495,7 +503,7 @@ def test_a_tampered_event_shows_the_broken_chain(staff):
         )
     page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
     assert "Chain intact" not in page
-    chain = text_of(re.search(r'<div class="chain broken".*?</div>', page, re.S)[0])
+    chain = text_of(part_of(page, r'<div class="chain broken".*?</div>'))
     assert f"Chain broken at event {third.sequence}:" in chain
     assert f"event {third.sequence} was altered" in chain
     rows = {seq: w for seq, _, w in events_of(page)}
@@ -513,7 +521,7 @@ def test_a_card_row_changed_behind_the_records_back_is_shown(staff):
     game = play(table, dealer, [(1, "banker", "100")], BANKER_NATURAL)
     Card.objects.filter(round=game, position=2).update(code="8C")
     page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
-    differences = text_of(re.search(r'<div class="differences".*?</div>', page, re.S)[0])
+    differences = text_of(part_of(page, r'<div class="differences".*?</div>'))
     assert (
         "Card 2: the record has 9♣ to the Banker's hand, the stored row 8♣ to the Banker's hand."
         in differences
@@ -568,7 +576,7 @@ def test_a_simulated_round_starts_with_the_disclosed_card_and_the_round_it_inter
     rows = events_of(page)
     assert [a for _, a, _ in rows] == ["irregularity", *["card_dealt"] * 3, "round_settled"]
     assert "5♠" in rows[0][2] and "Round 1:" in rows[0][2]
-    final = text_of(re.search(r'<section class="card layout-final">.*?</section>', page, re.S)[0])
+    final = text_of(part_of(page, r'<section class="card layout-final">.*?</section>'))
     assert "Player 9 1 5♠ 3 4♦ Banker 8 2 8♥ 4 10♣" in final
     assert 'id="differences"' not in page
 
@@ -585,6 +593,6 @@ def test_a_simulated_round_starts_with_the_disclosed_card_and_the_round_it_inter
     context = re.findall(r'<tr class="ev (\w+) verified context" data-sequence', page)
     assert context == ["card_dealt"] * 3 + ["round_settled"]  # the simulated round, in between
     assert any("Round 2: Card 2: 8♥ to the Banker's hand" in w for _, _, w in rows)
-    final = text_of(re.search(r'<section class="card layout-final">.*?</section>', page, re.S)[0])
+    final = text_of(part_of(page, r'<section class="card layout-final">.*?</section>'))
     assert "Player 9 1 8♦ 3 A♣ Banker 4 2 Q♣ 4 4♠" in final
     assert 'id="differences"' not in page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from casino.events import payload_of
@@ -26,7 +28,7 @@ def dealt(table, dealer, cards: list[str]) -> Round:
     return game
 
 
-def table_events(table, kind: str) -> list:
+def table_events(table, kind: str) -> list[Any]:
     found = Event.objects.filter(chain=table.chain_id, action=kind).order_by("sequence")
     return [payload_of(e.action, e.data) for e in found]
 
@@ -35,6 +37,7 @@ def test_a_mis_keyed_card_is_corrected_and_the_record_keeps_both_entries(dealer,
     table = ready_table("ma-mini", dealer, floor)
     dealt(table, dealer, ["4H", "8C", "2S", "KS"])  # the Banker's 9C keyed as 8C
     shoe = table.current_shoe()
+    assert shoe is not None
     left = dict(shoe.remaining)
     game = correct_card(
         table, position=2, card="9C", approver=floor, reason="Keyed 8 for 9", actor=dealer

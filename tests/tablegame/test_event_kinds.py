@@ -32,6 +32,7 @@ from tablegame.models import MustHitWin, ProcedureNotice, Round, Table, Vigorish
 from tablegame.tasks import rules_take_effect
 from tests.progressives.conftest import LowDraw
 from tests.tablegame.conftest import deal_at, play, ready_table, shuffle_steps, table_for
+from tests.values import present
 
 BANKER_NATURAL = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9
 PLAYER_NATURAL = ["9H", "2C", "KS", "3D"]  # Player 9, Banker 5
@@ -103,9 +104,9 @@ def a_mini_baccarat_day(dealer, floor) -> Table:
     actions.shuffle_decks(table, steps=shuffle_steps(table), actor=dealer)
     actions.verify_shuffle(table, actor=floor)
     cut = {"seat": None, "position": 120, "cover_from_back": 20, "actor": dealer}
-    actions.cut_cards(table, declined=table.current_shoe().cut_offer(), **cut)
+    actions.cut_cards(table, declined=present(table.current_shoe()).cut_offer(), **cut)
     actions.order_recut(table, reason="The cut card went in crooked", actor=floor)
-    actions.cut_cards(table, declined=table.current_shoe().cut_offer(), **cut)
+    actions.cut_cards(table, declined=present(table.current_shoe()).cut_offer(), **cut)
     actions.burn_cards(table, first_card="3D", actor=dealer)
     soon = timezone.now() + datetime.timedelta(hours=2)
     set_deck_schedule(table, due_at=soon, reason="New decks before the evening", actor=floor)
@@ -221,16 +222,24 @@ def test_a_settled_round_records_every_figure_of_its_wagers_and_its_outcome(play
         (w.seat, w.type): (w.result, w.payout, w.vigorish, w.returned, w.fee)
         for w in game.wagers.all()
     }
-    assert recorded[(2, "banker")] == ("win", Decimal("100.00"), Decimal("5.00"), 0, 0)
+    assert recorded[(2, "banker")] == (
+        "win",
+        Decimal("100.00"),
+        Decimal("5.00"),
+        Decimal(0),
+        Decimal(0),
+    )
 
 
 def test_a_payload_with_a_renamed_key_does_not_read_back(played):
     dealt = Event.objects.filter(action="card_dealt").first()
+    assert dealt is not None
     renamed = {("code" if k == "card" else k): v for k, v in dealt.data.items()}
     with pytest.raises(PayloadMismatch, match="keys not in CardDealt: code; missing: card"):
         payload_of("card_dealt", renamed)
 
     settled = Event.objects.filter(action="round_settled").first()
+    assert settled is not None
     steps = [dict(settled.data["steps"][0]), *settled.data["steps"][1:]]
     steps[0]["wager_type"] = steps[0].pop("wager")
     with pytest.raises(PayloadMismatch, match=r"round_settled\.steps\[0\]: keys not in StepRecord"):
@@ -238,7 +247,7 @@ def test_a_payload_with_a_renamed_key_does_not_read_back(played):
 
 
 def test_a_value_of_another_type_does_not_read_back(played):
-    dealt = Event.objects.filter(action="card_dealt").first().data
+    dealt = present(Event.objects.filter(action="card_dealt").first()).data
     with pytest.raises(PayloadMismatch, match=r"card_dealt\.position: '1' is not int"):
         payload_of("card_dealt", dealt | {"position": "1"})
     with pytest.raises(PayloadMismatch, match=r"card_dealt\.hand: 'dealer' is not Hand"):

@@ -4,6 +4,8 @@ filter, an order, an update) still reaches this round's rows alone."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection, transaction
@@ -66,7 +68,7 @@ def banked_after_lock(table) -> live.Banked | None:
         return live.live(locked).banked
 
 
-def seen(banked: live.Banked | None) -> tuple | None:
+def seen(banked: live.Banked | None) -> tuple[Any, ...] | None:
     if banked is None:
         return None
     game = banked.game

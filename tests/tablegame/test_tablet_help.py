@@ -4,6 +4,8 @@ the player-dealer position, what the wagers commit of the bank, the settlement s
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tablegame import actions
@@ -27,12 +29,12 @@ def dealt(table, dealer, wagers, cards) -> Round:
     return game
 
 
-def state(table: Table) -> dict:
+def state(table: Table) -> dict[str, Any]:
     """The table state as the tablet reads it: of the table as it is now in the database."""
     return table_state(Table.objects.get(pk=table.pk))
 
 
-def steps(game: Round) -> list[dict]:
+def steps(game: Round) -> list[dict[str, Any]]:
     return [
         {"action": s.action, "seat": s.seat, "type": s.wager_type or None, "amount": str(s.amount)}
         for s in game.steps.order_by("index")
