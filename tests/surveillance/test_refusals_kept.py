@@ -98,17 +98,17 @@ def test_surveillance_reads_the_refusals_and_filters_them(pit: Pit) -> None:
     room = person("watcher", roles.SURVEILLANCE)
 
     page = room.get("/surveillance/signins/", {"kind": "refused"}).text
-    table = page.split('<table id="signins">', 1)[1]
+    table = page.split('<table id="signins" class="list">', 1)[1]
     assert "Refused by the access policy" in table
     assert "open the pit console (page:floor, Page)" in table and "/floor/" in table
     assert "read the tables (api:tables, API)" in table and TABLET in table
     assert "and 3 more alike that minute" in table or "and 2 more alike" in table
 
     tried = room.get("/surveillance/signins/", {"tried": "pit console"}).text
-    table = tried.split('<table id="signins">', 1)[1]
+    table = tried.split('<table id="signins" class="list">', 1)[1]
     assert "page:floor" in table and "api:tables" not in table and "dealer7" in table
     by_name = room.get("/surveillance/signins/", {"tried": "api:", "username": "norole"}).text
-    assert "api:tables" in by_name.split('<table id="signins">', 1)[1]
+    assert "api:tables" in by_name.split('<table id="signins" class="list">', 1)[1]
     # "What was tried" is about refusals: no sign-in matches it.
     nothing = room.get("/surveillance/signins/", {"tried": "floor", "kind": "sign_in"}).text
-    assert '<table id="signins">' not in nothing and "Nothing matches." in nothing
+    assert '<table id="signins" class="list">' not in nothing and "Nothing matches." in nothing

@@ -27,7 +27,8 @@ def record(page: Any) -> str:
     """The page's table of entries (not its search form)."""
     assert page.status_code == 200
     text: str = page.text
-    return text.split('<table id="signins">', 1)[1] if '<table id="signins">' in text else ""
+    table = '<table id="signins" class="list">'
+    return text.split(table, 1)[1] if table in text else ""
 
 
 def test_surveillance_reads_sign_ins_failures_and_refused_approvals(pit: Pit) -> None:
