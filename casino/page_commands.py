@@ -39,7 +39,7 @@ from casino.models import PageCommand
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
-#: As the API's (``tablegame.api.commands.KEY_MAX_LENGTH``), and ``PageCommand.key``.
+#: ``PageCommand.key``'s, and ``CommandRecord.key``'s (the API's commands use these too).
 KEY_MAX_LENGTH = 100
 POST_ONLY = "Send the command with POST."
 NOT_AN_OBJECT = "Send the command as a JSON object."

@@ -33,6 +33,8 @@ from django.utils.functional import SimpleLazyObject, empty
 from psycopg import errors as pg_errors
 
 from config.request_id import request_id_of_answer, wants_json
+from tablegame.api.commands import BUSY as BUSY  # the API's own busy answer says the same
+from tablegame.api.commands import BUSY_RETRY_AFTER_SECONDS as BUSY_RETRY_AFTER_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +42,6 @@ UNAVAILABLE = (
     "The database is not answering: try again in a moment (a command sent again with the same "
     "Idempotency-Key is done at most once)."
 )
-BUSY = "The table is busy, try again."
-BUSY_RETRY_AFTER_SECONDS = 2
 SERVER_ERROR = "The server failed to answer; the failure is logged."
 RETRY_AFTER_SECONDS = 5
 

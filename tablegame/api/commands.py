@@ -41,6 +41,7 @@ from rest_framework.response import Response
 
 from baccarat.errors import RulesError
 from casino import rows
+from casino.page_commands import HEADER, KEY_MAX_LENGTH, KEY_REUSED, REPLAYED_HEADER
 from casino.record import Head
 from casino.roles import Actor
 from tablegame import live
@@ -54,10 +55,8 @@ from tablegame.selectors import command_answer
 
 log = logging.getLogger(__name__)
 
-HEADER = "Idempotency-Key"
-REPLAYED_HEADER = "Idempotent-Replayed"
-KEY_MAX_LENGTH = 100  # CommandRecord.key
-KEY_REUSED = "This key was used for another command: send a new key with each new command."
+# The Idempotency-Key's header, length and words are the pages' commands' (``HEADER`` ...,
+# ``casino.page_commands``): ``CommandRecord.key`` is as long as ``PageCommand.key``.
 #: What a command on a table too busy to wait for answers (``config.middleware`` answers the
 #: same when the lock timeout ends the wait), and when to send it again.
 BUSY = "The table is busy, try again."

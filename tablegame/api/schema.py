@@ -14,7 +14,7 @@ from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from tablegame.api.commands import HEADER, KEY_MAX_LENGTH, REPLAYED_HEADER
+from casino.page_commands import HEADER, KEY_MAX_LENGTH, REPLAYED_HEADER
 from tablegame.api.errors import API_MAX_BODY_BYTES, API_MAX_DEPTH
 from tablegame.api.serializers import MOST_SEATS, CardField, Input, MoneyField
 

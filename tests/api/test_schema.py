@@ -8,8 +8,8 @@ import pytest
 from rest_framework.serializers import ListSerializer
 from rest_framework.test import APIClient
 
+from casino.page_commands import KEY_MAX_LENGTH
 from tablegame import actions
-from tablegame.api.commands import KEY_MAX_LENGTH
 from tablegame.api.schema import (
     NOT_BLANK,
     CommandAnswer,
