@@ -25,15 +25,19 @@ from tests.record.chains import triggers_bypassed
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
-#: Fixtures that start something slow: Chromium, a live server (Django's, Daphne), a Celery worker.
-SLOW_FIXTURES = frozenset({"browser", "chromium", "live_server", "daphne", "worker"})
+#: Fixtures that start something slow: Chromium, a live server (Django's, Daphne), a Celery worker;
+#: or commit for real, which empties every table of the database after the test (Django's flush,
+#: about half a second a test where a rolled-back test costs milliseconds).
+SLOW_FIXTURES = frozenset(
+    {"browser", "chromium", "live_server", "daphne", "worker", "transactional_db"}
+)
 #: Directories whose every test is slow: Chromium, and the load simulator under uvicorn/gunicorn.
 SLOW_DIRECTORIES = (TESTS / "browser", TESTS / "bench")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``slow`` every test that starts a browser, a server, a worker or the load simulator,
-    or runs the fuzzers (``make test-fast`` leaves them out): by the fixtures it uses, its
+    commits to the database for real, or runs the fuzzers (``make test-fast`` leaves them out): by the fixtures it uses, its
     directory, and the ``fuzz`` marker."""
     slow = pytest.mark.slow
     for item in items:
@@ -41,10 +45,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = Path(str(item.path))
         if (
             fixtures & SLOW_FIXTURES
+            or _commits(item)
             or any(path.is_relative_to(place) for place in SLOW_DIRECTORIES)
             or item.get_closest_marker("fuzz") is not None
         ):
             item.add_marker(slow)
+
+
+def _commits(item: pytest.Item) -> bool:
+    """The test commits for real: ``@pytest.mark.django_db(transaction=True)``."""
+    marker = item.get_closest_marker("django_db")
+    return marker is not None and bool(marker.kwargs.get("transaction"))
 
 
 @pytest.fixture(autouse=True)

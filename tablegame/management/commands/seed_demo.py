@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -49,33 +50,59 @@ def _table_prefix(rules: RulesSubmission) -> str:
     return "BB" if rules.table_type.value == "big" else "MB"
 
 
-def _ensure_table(pit: Pit, rules: RulesSubmission) -> Table | None:
-    """The pit's table for this profile, created with the next free sign number if missing.
+def _ensure_tables(pit: Pit) -> list[Table]:
+    """A table per bundled profile in the pit, each missing one created with the next free sign
+    number of its kind (``MB-3`` when ``MB-1`` and ``MB-2`` are taken); returns those created."""
+    tables = list(pit.tables.all())
+    have = {table.profile for table in tables}
+    taken = {table.name for table in tables}
+    new = []
+    for rules in PROFILES.values():
+        if rules.name in have:
+            continue
+        prefix = _table_prefix(rules)
+        number = next(n for n in range(1, len(taken) + 2) if f"{prefix}-{n}" not in taken)
+        table = Table(
+            pit=pit, name=f"{prefix}-{number}", profile=rules.name, seat_count=rules.max_seats
+        )
+        table.full_clean(
+            validate_unique=False, validate_constraints=False
+        )  # the database checks those
+        table.save()  # each table opens its chain of the record
+        taken.add(table.name)
+        new.append(table)
+    return new
 
-    Returns the new table, or None when the pit already had one.
-    """
-    if Table.objects.filter(pit=pit, profile=rules.name).exists():
-        return None
-    prefix = _table_prefix(rules)
-    taken = set(pit.tables.filter(name__startswith=f"{prefix}-").values_list("name", flat=True))
-    number = next(n for n in range(1, len(taken) + 2) if f"{prefix}-{n}" not in taken)
-    table = Table(
-        pit=pit, name=f"{prefix}-{number}", profile=rules.name, seat_count=rules.max_seats
+
+def _ensure_users(wanted: dict[str, str]) -> list[str]:
+    """Each user of ``wanted`` (username -> role, ``""`` for the superuser) with the demo
+    password if missing, and in their role's group; returns the usernames created."""
+    existing = set(User.objects.filter(username__in=wanted).values_list("username", flat=True))
+    created = [name for name in wanted if name not in existing]
+    User.objects.bulk_create(
+        User(
+            username=name,
+            password=make_password(DEMO_PASSWORD),
+            is_staff=not wanted[name],
+            is_superuser=not wanted[name],
+        )
+        for name in created
     )
-    table.full_clean()
-    table.save()
-    return table
-
-
-def _ensure_user(username: str, *, superuser: bool = False) -> bool:
-    """Create the user with the demo password if missing; True when created."""
-    if User.objects.filter(username=username).exists():
-        return False
-    if superuser:
-        User.objects.create_superuser(username, password=DEMO_PASSWORD)
-    else:
-        User.objects.create_user(username, password=DEMO_PASSWORD)
-    return True
+    names = {role for role in wanted.values() if role}
+    groups = {g.name: g for g in Group.objects.filter(name__in=names)}
+    for group in Group.objects.bulk_create(Group(name=n) for n in names if n not in groups):
+        groups[group.name] = group
+    ids = dict(User.objects.filter(username__in=wanted).values_list("username", "pk"))
+    Membership = User.groups.through
+    Membership.objects.bulk_create(
+        (
+            Membership(user_id=ids[name], group_id=groups[role].pk)
+            for name, role in wanted.items()
+            if role
+        ),
+        ignore_conflicts=True,
+    )
+    return created
 
 
 class Command(BaseCommand):
@@ -90,17 +117,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         casino, _ = Casino.objects.get_or_create(name=DEMO_CASINO)
         pit, _ = Pit.objects.get_or_create(casino=casino, name=DEMO_PIT)
-        new_tables = [t for t in (_ensure_table(pit, p) for p in PROFILES.values()) if t]
-
-        new_users = []
-        for username, role in DEMO_USERS.items():
-            if _ensure_user(username):
-                new_users.append(username)
-            group, _ = Group.objects.get_or_create(name=role)
-            User.objects.get(username=username).groups.add(group)
-        if _ensure_user("admin", superuser=True):
-            new_users.append("admin")
-        assigned = self._assign_dealers(pit, new_users)
+        new_tables = _ensure_tables(pit)
+        tables = sorted(pit.tables.all(), key=_sign_order)
+        wanted = dict(DEMO_USERS)
+        wanted.update((demo_dealer(index), roles.DEALER) for index in range(len(tables)))
+        wanted["admin"] = ""
+        new_users = _ensure_users(wanted)
+        assigned = self._assign_dealers(tables)
         supervising = self._supervise(pit)
 
         self.stdout.write(
@@ -127,22 +150,19 @@ class Command(BaseCommand):
                 given.append(username)
         return given
 
-    def _assign_dealers(self, pit: Pit, new_users: list[str]) -> list[str]:
+    def _assign_dealers(self, tables: list[Table]) -> list[str]:
         """One demo dealer per table, assigned by the demo floorperson as a floor does it (the
         record names them); a table or dealer with an assignment already is left alone."""
-        floor = User.objects.get(username="floor")
-        dealer_group = Group.objects.get(name=roles.DEALER)
-        busy_tables = set(DealerAssignment.objects.current().values_list("table_id", flat=True))
-        busy_dealers = set(DealerAssignment.objects.current().values_list("dealer_id", flat=True))
+        dealers = {demo_dealer(index): table for index, table in enumerate(tables)}
+        users = {u.username: u for u in User.objects.filter(username__in=[*dealers, "floor"])}
+        current = DealerAssignment.objects.current()
+        busy_tables = set(current.values_list("table_id", flat=True))
+        busy_dealers = set(current.values_list("dealer_id", flat=True))
         assigned = []
-        for index, table in enumerate(sorted(pit.tables.all(), key=_sign_order)):
-            username = demo_dealer(index)
-            if _ensure_user(username):
-                new_users.append(username)
-            dealer = User.objects.get(username=username)
-            dealer.groups.add(dealer_group)
+        for username, table in dealers.items():
+            dealer = users[username]
             if table.pk in busy_tables or dealer.pk in busy_dealers:
                 continue
-            assign_dealer(table, dealer=dealer, actor=floor)
+            assign_dealer(table, dealer=dealer, actor=users["floor"])
             assigned.append(f"{username} at {table}")
         return assigned
