@@ -3,7 +3,7 @@
 A dealer's tap is three statements: the table's lock, one read of its state in play
 (``tablegame.live``), one write. That one write is this unit's: inside a command of the API
 (``tablegame.actions.common.command``) the actions' writes wait in the command's unit, and
-:meth:`Work.flush` runs them with the command's record in one statement (``casino.rows``, the SQL
+:meth:`Work.flush` runs them with the command's record in one statement (``fastpath.rows``, the SQL
 underneath). Outside a command (tests, the console, management commands) :func:`work` is a unit
 that writes at once, so an action run there behaves as it always did.
 
@@ -30,12 +30,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connection, models
 
-from casino import rows
+from fastpath import related, rows
 
 M = TypeVar("M", bound=models.Model)
 
@@ -174,7 +173,7 @@ class Work:
     ) -> None:
         """A row made under ``parent``: into its kept list ``name`` (if kept), sorted by
         ``order`` (else at the end)."""
-        kept = prefetched(parent, name)
+        kept = related.prefetched(parent, name)
         if kept is not None:
             kept.append(row)
             if order is not None:
@@ -182,25 +181,23 @@ class Work:
 
     def drop_from(self, parent: models.Model, name: str, gone: Callable[[Any], bool]) -> None:
         """Rows deleted under ``parent``: out of its kept list ``name`` (if kept)."""
-        kept = prefetched(parent, name)
+        kept = related.prefetched(parent, name)
         if kept is not None:
             kept[:] = [row for row in kept if not gone(row)]
 
     def keep(self, parent: models.Model, name: str, found: Iterable[Any]) -> None:
         """The whole list ``name`` of a row (a round's steps, a table's meters) as it now
         stands, written or waiting: nothing reads it again."""
-        prefetch(parent, name, list(found))
+        related.prefetch(parent, name, list(found))
 
     def forget(self, parent: models.Model, *names: str) -> None:
         """Lists of a row changed in the database behind their cache (an ``update()``, a
         delete): read again when next asked for."""
-        kept: dict[str, Any] = getattr(parent, "_prefetched_objects_cache", {})
-        for name in names:
-            kept.pop(name, None)
+        related.forget(parent, *names)
 
     def relate(self, row: models.Model, name: str, other: models.Model) -> None:
         """``row.<name>`` is ``other`` (a foreign key's row, known already): not read again."""
-        relate(row, name, other)
+        related.relate(row, name, other)
 
 
 _current: ContextVar[Work | None] = ContextVar("tablegame_work", default=None)
@@ -228,40 +225,3 @@ def unit() -> Iterator[Work]:
         made.flush()
     finally:
         _current.reset(token)
-
-
-def relate(row: models.Model, name: str, other: models.Model) -> None:
-    """``row.<name>`` is ``other``, as the ORM keeps a foreign key's row once read."""
-    row._state.fields_cache[name] = other
-
-
-def prefetched(parent: models.Model, name: str) -> list[Any] | None:
-    """The row's kept (prefetched) list ``name``, None when not kept."""
-    queryset = getattr(parent, "_prefetched_objects_cache", {}).get(name)
-    return None if queryset is None else queryset._result_cache
-
-
-def prefetch(parent: models.Model, name: str, found: list[Any]) -> None:
-    """Set ``found`` as the row's prefetched relation ``name`` (as ``prefetch_related`` does):
-    the queryset the related manager would make, without making the manager. Its filter on the
-    row is Django's deferred one, as the manager leaves it: applied only if a call chains on
-    it (``game.wagers.filter(...)``), which then reads the database for this row alone."""
-    model, field = _relation(type(parent), name)
-    queryset: Any = model._default_manager.get_queryset()  # its private parts are set here
-    queryset._hints = {"instance": parent}
-    queryset._deferred_filter = (False, (), {field.name: parent})
-    queryset._known_related_objects = {field: {parent.pk: parent}}
-    queryset._result_cache = found
-    queryset._prefetch_done = True
-    kept: dict[str, Any] = parent.__dict__.setdefault("_prefetched_objects_cache", {})
-    kept[name] = queryset
-
-
-@cache
-def _relation(parent: type[models.Model], name: str) -> tuple[type[models.Model], Any]:
-    """The model of the row's relation ``name`` and its foreign key to the row."""
-    relation = parent._meta.get_field(name)
-    assert isinstance(relation, models.ManyToOneRel)
-    model = relation.related_model
-    assert isinstance(model, type)
-    return model, relation.field
