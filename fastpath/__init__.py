@@ -3,6 +3,8 @@
 - ``rows``: hand-written SQL written once from the models' columns, its rows made into model
   instances as the ORM makes them, and the writes a command's unit of work runs in one
   statement; psycopg made to keep the live path's statements parsed;
+- ``writes``: a unit of work's writes, held for one statement or run at once, and the caches of
+  the rows written kept (``tablegame.work``'s unit is one);
 - ``related``: a row's related rows and prefetched lists set by hand, as the ORM keeps them;
 - ``postgresql``: Django's PostgreSQL backend, its pool checking only idle connections and its
   timestamps read by psycopg's C loader (``DATABASES["default"]["ENGINE"]``, ``config/env.py``);

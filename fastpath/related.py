@@ -1,8 +1,8 @@
 """A row's related rows and prefetched lists, set and read by hand as the ORM keeps them.
 
-What a command read in one statement (``tablegame.live``) or wrote itself is kept where the ORM
-would keep it after ``select_related`` or ``prefetch_related``: ``row.pit`` and
-``game.wagers.all()`` then read no more. Django has no public way to set these; the private
+What a command read in one statement or wrote itself is kept where the ORM would keep it after
+``select_related`` or ``prefetch_related``: ``row.parent`` and ``parent.children.all()`` then
+read no more. Django has no public way to set these; the private
 parts written here are listed in the package's docstring and each has its test in
 ``tests/test_private_hooks.py``. Nothing here knows which models it is given.
 """
@@ -30,7 +30,7 @@ def prefetch(parent: models.Model, name: str, found: list[Any]) -> None:
     """Set ``found`` as the row's prefetched relation ``name`` (as ``prefetch_related`` does):
     the queryset the related manager would make, without making the manager. Its filter on the
     row is Django's deferred one, as the manager leaves it: applied only if a call chains on
-    it (``game.wagers.filter(...)``), which then reads the database for this row alone."""
+    it (``parent.children.filter(...)``), which then reads the database for this row alone."""
     model, field = _relation(type(parent), name)
     queryset: Any = model._default_manager.get_queryset()  # its private parts are set here
     queryset._hints = {"instance": parent}

@@ -214,7 +214,7 @@ def insert_then(
     first: Sequence[models.Model], then: M | None = None, *, before: Sequence[Statement] = ()
 ) -> M | None:
     """Run ``before`` (statements made here), then insert ``first`` (rows whose keys nobody
-    reads back: events, settlement steps, a card) and ``then`` (its key read back), in one
+    reads back: a command's events, say) and ``then`` (its key read back), in one
     statement on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's
     changes and its record, one round trip. (Elsewhere ``before`` is empty: nothing waits.)"""
     waiting = list(before)
