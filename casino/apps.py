@@ -10,6 +10,4 @@ class CasinoConfig(AppConfig):
     def ready(self) -> None:
         # Records lock-outs (axes' user_locked_out receiver); starts a session's idle clock;
         # registers the supervision events.
-        from casino import rows, sessions, signin, supervision  # noqa: F401
-
-        rows.keep_statements_parsed()
+        from casino import sessions, signin, supervision  # noqa: F401

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from casino import rows
 from casino.models import Casino
+from fastpath import rows
 
 
 def gaming_day_sql(casino_id: int, at: datetime.datetime) -> tuple[str, list[Any]]:

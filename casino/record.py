@@ -25,9 +25,9 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from casino import rows
 from casino.events import Payload
 from casino.models import GENESIS_HASH, KIND_MAX_LENGTH, Casino, Chain, Event, Pit
+from fastpath import rows
 
 # Events are read back in chunks of this size, so a long chain is never in memory at once.
 CHUNK_SIZE = 2000

@@ -45,8 +45,9 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
-from casino import access, rows
+from casino import access
 from casino.roles import role_sql
+from fastpath import rows
 
 if TYPE_CHECKING:
     from casino.models import StaffSession

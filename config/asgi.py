@@ -20,7 +20,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-from config.heap import freeze_loaded  # noqa: E402
+from fastpath.heap import freeze_loaded  # noqa: E402
 from pit.routing import websocket_urlpatterns as pit_routes  # noqa: E402
 from surveillance.routing import websocket_urlpatterns as surveillance_routes  # noqa: E402
 from tablegame.consumers import no_such_socket  # noqa: E402

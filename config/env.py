@@ -82,7 +82,7 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     cannot be used (behind PgBouncer in transaction mode, which pools already),
     ``DATABASE_POOL=false`` keeps one connection per thread for ``DATABASE_CONN_MAX_AGE`` seconds
     instead. Either way a connection is checked before use (from the pool, only one that sat
-    idle over a second: ``config/postgresql``), so a restarted PostgreSQL costs no request an
+    idle over a second: ``fastpath/postgresql``), so a restarted PostgreSQL costs no request an
     error.
     """
     default = f"sqlite:///{base_dir / 'var' / 'db.sqlite3'}"
@@ -113,7 +113,7 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
         database["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django refuses both at once
         # Django's backend, whose pool checks a connection only after it sat idle (Django's
         # checks every one it lends: a round trip per request).
-        database["ENGINE"], database["CONN_HEALTH_CHECKS"] = "config.postgresql", False
+        database["ENGINE"], database["CONN_HEALTH_CHECKS"] = "fastpath.postgresql", False
         database["OPTIONS"] = {
             **database.get("OPTIONS", {}),
             "pool": {

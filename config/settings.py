@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "axes",
+    "fastpath",  # the speed machinery: no models; keeps psycopg's parsed statements
     "casino",
     "tablegame",
     "pit",

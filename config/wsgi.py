@@ -12,7 +12,7 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-from config.heap import freeze_loaded
+from fastpath.heap import freeze_loaded
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

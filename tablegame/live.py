@@ -5,7 +5,7 @@ Submission, shoe, wagers and cards, the occupied seats, the table's limits, the 
 assignments that concern the tap (``tablegame.dealers``), the head of the table's chain and
 whether the command's idempotency key was used already. Read one by one through the ORM that was
 ten queries, each compiled anew; here it is one SQL statement, written once from the models'
-columns (``casino.rows``), whose rows become model instances as the ORM would make them:
+columns (``fastpath.rows``), whose rows become model instances as the ORM would make them:
 
 - the round's ``wagers``, ``cards`` and ``irregularities`` are its prefetched relations
   (``game.wagers.all()`` reads no more), kept as the action changes them by the command's unit
@@ -44,9 +44,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from baccarat.profiles import RulesSubmission
-from casino import rows
 from casino.models import GENESIS_HASH, Event, Pit
 from casino.record import Head, chain_head
+from fastpath import rows
+from fastpath.related import prefetch, relate
 from tablegame.models import (
     Card,
     DealerAssignment,
@@ -62,7 +63,6 @@ from tablegame.models import (
 )
 from tablegame.models.rounds import ACTIVE_ROUND_STATES, ENDED_ROUND_STATES
 from tablegame.models.vigorish import CommandRecord
-from tablegame.work import prefetch, relate
 
 M = TypeVar("M", bound=models.Model)
 

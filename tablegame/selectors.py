@@ -21,6 +21,7 @@ from baccarat.profiles import RulesSubmission
 from baccarat.settlement import Action
 from baccarat.wagertypes import WagerType
 from casino.record import chain_head, head_of
+from fastpath.related import prefetched
 from tablegame import tablet
 from tablegame.events import RoundSettled, TableEvent, TablePayload, event_data
 from tablegame.live import live
@@ -35,7 +36,6 @@ from tablegame.models import (
     Table,
     VigorishMarker,
 )
-from tablegame.work import prefetched
 
 
 def table_state(table: Table) -> dict[str, Any]:

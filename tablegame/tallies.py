@@ -1,7 +1,7 @@
 """The day's tallies written as rounds are settled or voided, and written again from the record.
 
 ``add_settled`` and ``add_void`` run inside the settling action's transaction: one statement
-(``casino.rows.upsert_add``) adds the round's figures (``tablegame.tallying``) to the rows of its
+(``fastpath.rows.upsert_add``) adds the round's figures (``tablegame.tallying``) to the rows of its
 gaming day, which the statement reads from the casino's setting (``casino.gaming_day``). A
 settled round is final (a card is corrected, or a round voided, only before settlement), so a
 tally only grows.
@@ -22,9 +22,9 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from casino import rows
 from casino.gaming_day import gaming_day_sql
 from casino.models import Casino, Pit
+from fastpath import rows
 from tablegame import tallying
 from tablegame.models import Round, RoundTally, SettlementStep, Shoe, Table, Wager, WagerTally
 from tablegame.work import work

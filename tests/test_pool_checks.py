@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from psycopg_pool import ConnectionPool
 
-from config.postgresql import base
+from fastpath.postgresql import base
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -25,7 +25,7 @@ def test_a_statement_run_five_times_is_prepared_on_the_connection() -> None:
 
 def test_a_long_statement_of_many_parameters_is_parsed_once_per_process() -> None:
     """A command's one write runs with 60 to 200 parameters: psycopg parses its placeholders
-    once (``casino.rows.keep_statements_parsed``), not at every run."""
+    once (``fastpath.rows.keep_statements_parsed``), not at every run."""
     from psycopg import _queries
 
     values = list(range(120))

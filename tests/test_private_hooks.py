@@ -2,12 +2,12 @@
 test each: the attribute is there and behaves as used. requirements.txt pins those libraries
 exactly; the day an upgrade moves one of these, its test fails before a tap does.
 
-Where each is used: ``casino.rows`` (psycopg's statement cache, the instances it makes),
-``tablegame.work`` and ``tablegame.live`` (the caches of the state in play), ``casino.sessions``
-and ``config.middleware`` (the request's user and messages made lazily),
-``config.postgresql.base`` (the pool's idle time), ``tablegame.broadcast`` (notices pipelined)
-and ``tablegame.api.commands`` (the user unwrapped).
-"""
+Where each is used: the bottom layer ``fastpath`` (whose docstring lists its own):
+``fastpath.rows`` (psycopg's statement cache, the instances it makes), ``fastpath.related``
+(the caches of the state in play, kept by ``tablegame.live`` and ``tablegame.work``) and
+``fastpath.postgresql.base`` (the pool's idle time); above it, ``casino.sessions`` and
+``config.middleware`` (the request's user and messages made lazily), ``tablegame.broadcast``
+(notices pipelined) and ``tablegame.api.commands`` (the user unwrapped)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ from django.db.models.base import ModelState
 from django.test import RequestFactory
 from django.utils.functional import LazyObject, SimpleLazyObject, empty
 
-from casino import rows
 from casino.models import Pit
+from fastpath import rows
 from tablegame.models import Round, Table, Wager
 
 
@@ -80,7 +80,7 @@ def test_a_related_row_kept_in_fields_cache_is_not_read_again(
 def test_a_prefetched_list_set_by_hand_is_the_managers_answer(
     django_assert_num_queries: Any,
 ) -> None:
-    from tablegame.work import prefetch, prefetched
+    from fastpath.related import forget, prefetch, prefetched
 
     game = Round(pk=5, table_id=1, number=1)
     wager = Wager(pk=9, round_id=5, seat=1, type="player")
@@ -97,6 +97,11 @@ def test_a_prefetched_list_set_by_hand_is_the_managers_answer(
     # A call chained on it reads this round's rows alone: the deferred filter applies.
     sql = str(game.wagers.filter(seat=1).query)
     assert "round_id" in sql and "5" in sql
+    # Forgotten, the list is the manager's again: read from the database when asked.
+    forget(game, "wagers")
+    assert prefetched(game, "wagers") is None
+    with django_assert_num_queries(1):
+        assert list(game.wagers.all()) == []
 
 
 def test_authentication_keeps_the_user_on_the_request_as_cached_user() -> None:

@@ -25,7 +25,7 @@ def test_database_url_chooses_postgresql() -> None:
     db = database_from_env(
         {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/baccarat"}, base_dir=BASE
     )
-    assert db["ENGINE"] == "config.postgresql"  # Django's, its pool checked when idle
+    assert db["ENGINE"] == "fastpath.postgresql"  # Django's, its pool checked when idle
     assert (db["NAME"], db["USER"], db["HOST"], db["PORT"]) == (
         "baccarat",
         "postgres",
@@ -38,9 +38,9 @@ def test_postgresql_connections_come_from_a_pool_sized_by_the_environment() -> N
     url = "postgres://app@db:5432/baccarat"
     db = database_from_env({"DATABASE_URL": url}, base_dir=BASE)
     assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 8, "timeout": 5.0}
-    # The pool's lends are checked by config.postgresql, after a connection sat idle.
+    # The pool's lends are checked by fastpath.postgresql, after a connection sat idle.
     assert (db["ENGINE"], db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (
-        "config.postgresql",
+        "fastpath.postgresql",
         0,
         False,
     )

@@ -1,5 +1,5 @@
 """Timestamps read from PostgreSQL are Django's (aware, in UTC, to the microsecond), parsed by
-psycopg's C loader rather than Django's Python one (``config.postgresql.base``)."""
+psycopg's C loader rather than Django's Python one (``fastpath.postgresql.base``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 from psycopg import pq
 
-from config.postgresql import base
+from fastpath.postgresql import base
 
 pytestmark = pytest.mark.django_db
 

@@ -40,10 +40,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from baccarat.errors import RulesError
-from casino import rows
 from casino.page_commands import HEADER, KEY_MAX_LENGTH, KEY_REUSED, REPLAYED_HEADER
 from casino.record import Head
 from casino.roles import Actor
+from fastpath import rows
 from tablegame import live
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common

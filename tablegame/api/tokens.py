@@ -28,10 +28,11 @@ from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from casino import access, rows
+from casino import access
 from casino.roles import role_sql
+from fastpath import rows
+from fastpath.related import relate
 from tablegame.models import ApiToken
-from tablegame.work import relate
 
 
 def digest(key: str) -> str:

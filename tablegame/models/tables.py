@@ -14,6 +14,7 @@ from django.utils import timezone
 from baccarat.profiles import PROFILES, RulesSubmission, rules_submission
 from baccarat.wagertypes import WagerType
 from casino.models import Chain, Pit
+from fastpath.related import prefetched
 
 if TYPE_CHECKING:
     from tablegame.models.rounds import Round
@@ -103,9 +104,9 @@ class Table(models.Model):
         Uses ``prefetch_related("rules_history")`` when the caller did that (floor pages).
         """
         moment = at or timezone.now()
-        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("rules_history")
-        if prefetched is not None:
-            in_force = [r for r in prefetched if r.effective_at <= moment]
+        history = prefetched(self, "rules_history")
+        if history is not None:
+            in_force = [r for r in history if r.effective_at <= moment]
             return max(in_force, key=lambda r: (r.effective_at, r.pk), default=None)
         return (
             self.rules_history.filter(effective_at__lte=moment)

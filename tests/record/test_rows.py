@@ -1,4 +1,4 @@
-"""``casino.rows`` makes from hand-written SQL the same instances the ORM makes."""
+"""``fastpath.rows`` makes from hand-written SQL the same instances the ORM makes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import connection, models
 
-from casino import rows
+from fastpath import rows
 from tablegame import actions
 from tablegame.models import Card, Round, Shoe, Table, TableRules, Wager
 from tests.tablegame.conftest import dealer, floor, ready_table, staff

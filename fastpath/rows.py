@@ -9,8 +9,8 @@ default database, the only one the project has.
 Each write is here twice: run now (``insert``, ``update``, ``update_many``, ``upsert_add``) or
 made as a statement (``update_statement``, ``update_many_statement``, ``upsert_add_statements``)
 for :func:`insert_then` to run with a command's new rows and its record, in one statement. Which
-writes wait, and when they are run, is decided above, by the command's unit of work
-(``tablegame.work``): the actions write through it, never here.
+writes wait, and when they are run, is decided by a unit of work (``fastpath.writes``; the
+tables' is ``tablegame.work``): the actions write through it, never here.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def insert_then(
     first: Sequence[models.Model], then: M | None = None, *, before: Sequence[Statement] = ()
 ) -> M | None:
     """Run ``before`` (statements made here), then insert ``first`` (rows whose keys nobody
-    reads back: events, settlement steps, a card) and ``then`` (its key read back), in one
+    reads back: a command's events, say) and ``then`` (its key read back), in one
     statement on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's
     changes and its record, one round trip. (Elsewhere ``before`` is empty: nothing waits.)"""
     waiting = list(before)
