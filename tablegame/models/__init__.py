@@ -1,7 +1,6 @@
 """Tables, seats, shoes, rounds, wagers, settlements and vigorish markers."""
 
 from tablegame.models.dealers import DealerAssignment
-from tablegame.models.forms import VigorishForm, VigorishFormSeries
 from tablegame.models.notices import ProcedureNotice
 from tablegame.models.progressives import (
     MustHitLink,
@@ -20,6 +19,7 @@ from tablegame.models.vigorish import (
     TableSnapshot,
     VigorishMarker,
 )
+from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries
 
 __all__ = [
     "ApiToken",
