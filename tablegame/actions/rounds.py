@@ -35,7 +35,7 @@ from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from casino import access
 from casino.roles import Actor
-from tablegame import events, progressives, tallies
+from tablegame import events, progressives
 from tablegame.actions.common import (
     ActionError,
     action,
@@ -57,6 +57,7 @@ from tablegame.models import (
     Table,
     Wager,
 )
+from tablegame.tallies import writes as tallies
 from tablegame.vigorish_forms.settlement import mark_deferred_vigorish
 from tablegame.work import work
 

@@ -11,7 +11,6 @@ from tablegame.models.progressives import (
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
-from tablegame.models.tallies import RoundTally, WagerTally
 from tablegame.models.tokens import ApiToken
 from tablegame.models.vigorish import (
     CommandRecord,
@@ -19,6 +18,7 @@ from tablegame.models.vigorish import (
     TableSnapshot,
     VigorishMarker,
 )
+from tablegame.tallies.models import RoundTally, WagerTally
 from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries
 
 __all__ = [
