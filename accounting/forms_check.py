@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from accounting.models import DropCount
 from casino.models import Casino
-from tablegame.models.forms import VigorishForm, VigorishFormSeries, form_number
+from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries, form_number
 
 
 @dataclass

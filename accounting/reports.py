@@ -28,7 +28,7 @@ Every total (pit, game, casino) is the sum of the rows the report lists.
 
 The grouped rows (per table, rules and wager type: hundreds, whatever the number of rounds) are
 combined here. An open day reads them from the tallies each settlement adds to in its own
-transaction (``tablegame.tallies``), a closed day from the summary written when it closed;
+transaction (``tablegame.tallies.writes``), a closed day from the summary written when it closed;
 ``raw_play`` aggregates the rounds and wagers themselves, the check of the tallies.
 """
 
@@ -527,7 +527,7 @@ def read_play(
 
 
 def tallied_play(tables: list[Any], day: datetime.date) -> Play:
-    """The day's play from its tallies (``tablegame.models.tallies``): a few hundred rows,
+    """The day's play from its tallies (``tablegame.tallies.models``): a few hundred rows,
     whatever the number of rounds; the same figures as ``raw_play``."""
     ids = [t.pk for t in tables]
     fields = [_SUMMARY_KEYS.get(k, k) for k in WAGER_GROUP_FIELDS]

@@ -16,8 +16,9 @@ later is filled as the template has it), rounds dealt evenly over the day, 70 to
 with a Banker, a Player and a Tie wager settled by a winner drawn from a hash of the round
 (Banker 45.9 %, Player 44.6 %, Tie 9.5 %), with the steps the dealer takes (collect, pay,
 commission, return), and each table's opener, closer, a fill, a credit and its drop. Then the
-day's tallies, as the settlements would have written them (``tablegame.tallies.tally_from_rows``: an
-``INSERT ... SELECT`` from the generated rows; its time is printed, it is no part of the report).
+day's tallies, as the settlements would have written them
+(``tablegame.tallies.writes.tally_from_rows``: an ``INSERT ... SELECT`` from the generated rows;
+its time is printed, it is no part of the report).
 And the day's record (``generate_record``): eight events a round in its table's chain (wagers,
 no more bets, cards, settled: 19.2 million), the shoe passed by the rules at the big tables
 whenever Banker did not win, a decision (a correction or an override) in every 3,000 rounds
@@ -531,7 +532,7 @@ def main() -> None:
     from casino.models import Casino, Event
     from tablegame import decisions
     from tablegame.models import Round, Table, WagerTally
-    from tablegame.tallies import tally_from_rows
+    from tablegame.tallies.writes import tally_from_rows
 
     if connection.vendor != "postgresql":
         sys.exit("bench_accounting: set DATABASE_URL to a PostgreSQL database")

@@ -44,8 +44,8 @@ class PitConsumer(Watch):
         await self.send_json({"type": "alert", **{k: v for k, v in event.items() if k != "type"}})
 
     async def pit_forms(self, event: dict[str, Any]) -> None:
-        """A Complimentary Vigorish Form changed (``tablegame.actions.forms``): the forms page
-        reloads its register."""
+        """A Complimentary Vigorish Form changed (``tablegame.vigorish_forms.actions``): the
+        forms page reloads its register."""
         await self.send_json({"type": "forms", **{k: v for k, v in event.items() if k != "type"}})
 
 

@@ -20,7 +20,7 @@ from reportlab.lib.units import inch  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from pit import pdf_text
-from tablegame.models import VigorishForm
+from tablegame.vigorish_forms.models import VigorishForm
 
 WIDTH, HEIGHT = LETTER
 MARGIN = 0.6 * inch

@@ -3,7 +3,7 @@ JSON endpoint per form action (the page's script posts to them; a refusal is ``{
 
 Each person acts on their own screen, logged in: the clerk receives series and prepares forms,
 the dealer, pit boss and clerk sign, the dealer deposits the original, the pit boss and clerk
-who signed witness it, and the clerk forwards the duplicates (``tablegame.actions.forms``).
+who signed witness it, and the clerk forwards the duplicates (``tablegame.vigorish_forms.actions``).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from casino.page_commands import page_command
 from casino.roles import Actor
 from casino.supervision import pits_shown
 from pit.form_pdf import form_pdf
-from pit.selectors import forms_register
 from tablegame.actions import ActionError, NotAllowed
-from tablegame.actions import forms as actions
 from tablegame.dealers import assigned_table
-from tablegame.models import VigorishForm
+from tablegame.vigorish_forms import actions
+from tablegame.vigorish_forms.models import VigorishForm
+from tablegame.vigorish_forms.register import forms_register
 
 
 @access.page("page:vigorish_forms")

@@ -1,17 +1,16 @@
 """A gaming day's play checked against the record: rounds, wagers, steps and the day's tallies.
 
 Settling a round writes three things in one transaction: its rows (the round, its wagers and its
-steps), its event in the table's chain (``round_settled``, with ``house_money_settled`` before
-it, or ``round_void``: hash-chained and covered by signed checkpoints), and what it adds to the
-day's tallies (``tablegame.tallies``), which the accounting report reads. The database refuses to
+steps), its event in the table's chain (``round_settled``, with ``house_money_settled`` before it,
+or ``round_void``: hash-chained and covered by signed checkpoints), and what it adds to the day's
+tallies (``tablegame.tallies.writes``), which the accounting report reads. The database refuses to
 change the rows once settled and lets a tally only grow (migration 0013), and the record is
 append-only (casino 0002); :func:`check_day` finds what got past them: a table's owner or a
-superuser rewriting rows, or rows written without their events. For every table of the casino,
-the rounds settled in the gaming day (by ``settled_at``, as the tallies count them) are paired in
-order with the settlement events of the table's chain; each round's wagers and steps must be
-what its event says, and the day's tallies what the events add up to
-(``tablegame.tallying``: the very functions settlement uses). Each disagreement names its table
-and round, or its tally.
+superuser rewriting rows, or rows written without their events. For every table of the casino, the
+rounds settled in the gaming day (by ``settled_at``, as the tallies count them) are paired in order
+with the settlement events of the table's chain; each round's wagers and steps must be what its
+event says, and the day's tallies what the events add up to (``tablegame.tallies.figures``: the very
+functions settlement uses). Each disagreement names its table and round, or its tally.
 
 ``manage.py verify_record`` runs it for every day played (``--day`` for one); the day's close
 refuses to close on a discrepancy.
@@ -29,10 +28,10 @@ from typing import Any
 from casino.events import PayloadMismatch, payload_of
 from casino.models import Casino, Event
 from casino.verification import DayReport
-from tablegame import tallying
 from tablegame.events import HouseMoneySettled, RoundSettled, RoundVoid, TableEvent, WagerRecord
 from tablegame.models import Round, RoundTally, SettlementStep, Table, Wager, WagerTally
-from tablegame.tallies import days_played
+from tablegame.tallies.figures import SUMS, SettledWager, round_figures, wager_groups
+from tablegame.tallies.writes import days_played
 
 #: A settlement event is written a moment after its round's ``settled_at``: the events are read
 #: this far beyond the day's bounds, so that a round settled at its last instant finds its event.
@@ -45,7 +44,7 @@ SETTLING = (
 #: The figures of a wager that its event records, compared one by one.
 WAGER_FIGURES = ("result", "payout", "vigorish", "returned", "ridden", "fee", "award", "ride")
 #: The figures of a wager tally and of a round tally.
-WAGER_TALLY = ("n", *tallying.SUMS)
+WAGER_TALLY = ("n", *SUMS)
 ROUND_TALLY = ("rounds", "voids", "hand_fees")
 #: Rounds named per discrepancy of a tally, at most.
 NAMED = 5
@@ -339,12 +338,12 @@ def _figures(row: dict[str, Any], record: WagerRecord) -> list[tuple[str, Any, A
 
 def _settled_wagers(
     settlement: _Settlement, wagers: Sequence[dict[str, Any]]
-) -> list[tallying.SettledWager]:
+) -> list[SettledWager]:
     """The round's wagers as the record settled them; a record older than the wager's amount in
     it takes the amount from the row (its other figures are checked)."""
     placed = {(w["seat"], w["type"]): w["amount"] for w in wagers}
     return [
-        tallying.SettledWager(
+        SettledWager(
             seat=w.seat,
             type=w.wager.value,
             result=w.result.value,
@@ -375,7 +374,7 @@ def _expect(
     """Add what the record says this round added to the day's tallies, and name the round
     (``label``) among each tally's contributors."""
     if not settlement.void:
-        for group in tallying.wager_groups(_settled_wagers(settlement, wagers)):
+        for group in wager_groups(_settled_wagers(settlement, wagers)):
             key = (
                 game["rules_id"],
                 game["shoe__decks"],
@@ -383,13 +382,11 @@ def _expect(
                 group["result"],
                 group["award"],
             )
-            total = expected_wagers.setdefault(
-                key, {"n": 0} | dict.fromkeys(tallying.SUMS, Decimal(0))
-            )
-            for name in ("n", *tallying.SUMS):
+            total = expected_wagers.setdefault(key, {"n": 0} | dict.fromkeys(SUMS, Decimal(0)))
+            for name in ("n", *SUMS):
                 total[name] += group[name]
             contributors[("wager", *key)].append(label)
-    figures = tallying.round_figures(
+    figures = round_figures(
         void=settlement.void, steps=[(a, k, amount) for a, _seat, k, amount in settlement.steps]
     )
     total = expected_rounds.setdefault(

@@ -37,8 +37,8 @@ SLOW_DIRECTORIES = (TESTS / "browser", TESTS / "bench")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``slow`` every test that starts a browser, a server, a worker or the load simulator,
-    commits to the database for real, or runs the fuzzers (``make test-fast`` leaves them out): by the fixtures it uses, its
-    directory, and the ``fuzz`` marker."""
+    commits to the database for real, or runs the fuzzers (``make test-fast`` leaves them out):
+    by the fixtures it uses, its ``django_db`` marker, its directory, and the ``fuzz`` marker."""
     slow = pytest.mark.slow
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))

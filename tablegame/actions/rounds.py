@@ -35,7 +35,7 @@ from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from casino import access
 from casino.roles import Actor
-from tablegame import events, progressives, tallies
+from tablegame import events, progressives
 from tablegame.actions.common import (
     ActionError,
     action,
@@ -55,9 +55,10 @@ from tablegame.models import (
     SettlementStep,
     Shoe,
     Table,
-    VigorishMarker,
     Wager,
 )
+from tablegame.tallies import writes as tallies
+from tablegame.vigorish_forms.settlement import mark_deferred_vigorish
 from tablegame.work import work
 
 State = Round.State
@@ -614,21 +615,7 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     # One UPDATE for every wager, so that settling costs the same whatever their number.
     work().save_many(settled, SETTLED_FIELDS)  # with the command's record
     shoe = game.shoe
-    marks = [step for step in round_steps if step.action is StepAction.MARK_VIGORISH]
-    if marks:
-        names = dict(table.seats.values_list("number", "player_name"))
-        markers = [
-            VigorishMarker(
-                table=table,
-                shoe=shoe,
-                round=game,
-                seat=step.seat,
-                player_name=names.get(step.seat, ""),
-                amount=step.amount,
-            )
-            for step in marks
-        ]
-        work().add_all(markers, now=True)  # now: the answer reads the table's markers
+    mark_deferred_vigorish(table, game, shoe, round_steps)  # where a form starts
     game.state, game.settled_at = State.SETTLED, timezone.now()
     work().save(game, ["state", "settled_at"])  # handed over to the answer
     tallies.add_settled(table, game, taken, [*earlier, *saved])  # the day's

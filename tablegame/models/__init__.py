@@ -1,7 +1,6 @@
 """Tables, seats, shoes, rounds, wagers, settlements and vigorish markers."""
 
 from tablegame.models.dealers import DealerAssignment
-from tablegame.models.forms import VigorishForm, VigorishFormSeries
 from tablegame.models.notices import ProcedureNotice
 from tablegame.models.progressives import (
     MustHitLink,
@@ -12,7 +11,6 @@ from tablegame.models.progressives import (
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
-from tablegame.models.tallies import RoundTally, WagerTally
 from tablegame.models.tokens import ApiToken
 from tablegame.models.vigorish import (
     CommandRecord,
@@ -20,6 +18,8 @@ from tablegame.models.vigorish import (
     TableSnapshot,
     VigorishMarker,
 )
+from tablegame.tallies.models import RoundTally, WagerTally
+from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries
 
 __all__ = [
     "ApiToken",

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounting import services
 from accounting.reports import day_report
 from tablegame.models import Table
-from tablegame.models.forms import VigorishForm, VigorishFormSeries
+from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries
 from tests.accounting.conftest import chips
 from tests.values import present
 

@@ -28,7 +28,7 @@ from tablegame.models import (
     VigorishMarker,
     WagerTally,
 )
-from tablegame.tallies import AlreadyTallied, tally_from_rows
+from tablegame.tallies.writes import AlreadyTallied, tally_from_rows
 from tests.record.chains import triggers_bypassed
 from tests.record.test_sqlite_triggers import run
 from tests.tablegame.conftest import deal_at, ready_table

@@ -12,8 +12,8 @@ from playwright.sync_api import ViewportSize
 
 from casino.models import Event
 from tablegame import actions
-from tablegame.actions import forms
 from tablegame.models import DeckChange, ProcedureNotice, VigorishForm
+from tablegame.vigorish_forms import actions as forms
 from tests.browser.conftest import log_in, shot
 from tests.pit.conftest import deferred_table, requested_marker
 from tests.tablegame.conftest import deal_at, ready_table, table_for

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from casino.models import Pit
-from tablegame.actions import forms
 from tablegame.models import VigorishForm
+from tablegame.vigorish_forms import actions as forms
 
 
 def a_void_form(pit: Pit, clerk: User) -> VigorishForm:

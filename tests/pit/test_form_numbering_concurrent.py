@@ -10,8 +10,8 @@ from django.db import connection, transaction
 
 from casino import roles
 from casino.models import Pit
-from tablegame.actions import forms
 from tablegame.models import VigorishForm, VigorishFormSeries
+from tablegame.vigorish_forms import actions as forms
 from tests.pit.conftest import person
 
 FORMS_EACH = 15

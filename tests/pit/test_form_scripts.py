@@ -17,8 +17,8 @@ from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
 from casino.models import Pit
 from pit import form_pdf, pdf_text
-from tablegame.actions import forms
 from tablegame.models import VigorishForm
+from tablegame.vigorish_forms import actions as forms
 from tests.browser.conftest import SHOTS
 from tests.pit.conftest import deferred_table, requested_marker
 

@@ -9,9 +9,10 @@ import pytest
 from casino import roles
 from casino.models import Chain, Event
 from tablegame import actions
-from tablegame.actions import ActionError, NotAllowed, forms
+from tablegame.actions import ActionError, NotAllowed
 from tablegame.actions.dealers import assign_dealer, relieve_dealer
 from tablegame.models import VigorishForm, VigorishFormSeries
+from tablegame.vigorish_forms import actions as forms
 from tests.pit.conftest import deferred_table, person, requested_marker
 
 

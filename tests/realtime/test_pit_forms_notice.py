@@ -7,7 +7,8 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 
 from casino.models import Event, Pit
-from tablegame.actions import ActionError, forms
+from tablegame.actions import ActionError
+from tablegame.vigorish_forms import actions as forms
 from tests.realtime.conftest import opened, socket
 
 

@@ -1,5 +1,5 @@
-"""What a settled round adds to the day's tallies (``tablegame.tallying``), and the gaming day
-the tallies' statement computes from the casino's setting (``casino.gaming_day``)."""
+"""What a settled round adds to the day's tallies (``tablegame.tallies.figures``), and the gaming
+day the tallies' statement computes from the casino's setting (``casino.gaming_day``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db import connection
 
 from casino.gaming_day import gaming_day_sql
 from casino.models import Casino
-from tablegame.tallying import SettledWager, round_figures, wager_groups
+from tablegame.tallies.figures import SettledWager, round_figures, wager_groups
 
 D = Decimal
 

@@ -1,10 +1,10 @@
 """Tallies: the day's play summed as it is settled, for the accounting reports.
 
-The settlement of a round adds its figures here in the same transaction (``tablegame.tallies``),
-so a gaming day's report reads hundreds of rows, not millions. The rows are keyed by table,
-gaming day and what the report groups by. They only grow by whole settled rounds (the database
-refuses anything else, migration 0013) and are checked against the record's settlement events
-(``tablegame.verification``).
+The settlement of a round adds its figures here in the same transaction
+(``tablegame.tallies.writes``), so a gaming day's report reads hundreds of rows, not millions. The
+rows are keyed by table, gaming day and what the report groups by. They only grow by whole settled
+rounds (the database refuses anything else, migration 0013) and are checked against the record's
+settlement events (``tablegame.verification``).
 """
 
 from __future__ import annotations

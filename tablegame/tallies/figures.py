@@ -1,6 +1,6 @@
 """What a settled round adds to the day's tallies: plain figures, no database.
 
-``tablegame.tallies`` writes them (``tablegame.models.tallies``); the groups are those the
+``tablegame.tallies.writes`` writes them (``tablegame.tallies.models``); the groups are those the
 accounting report reads: per wager type, result and award, and per round.
 """
 

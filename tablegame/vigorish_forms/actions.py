@@ -31,8 +31,8 @@ from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text
 from tablegame.broadcast import announce_pit_forms
 from tablegame.dealers import dealers_since
-from tablegame.models import VigorishForm, VigorishFormSeries, VigorishMarker
-from tablegame.models.forms import form_number
+from tablegame.models import VigorishMarker
+from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries, form_number
 from tablegame.work import work
 
 #: The most forms one series may hold (a box of pre-numbered forms, not a typo of a digit).

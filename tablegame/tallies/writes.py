@@ -1,10 +1,10 @@
 """The day's tallies written as rounds are settled or voided, and written again from the record.
 
 ``add_settled`` and ``add_void`` run inside the settling action's transaction: one statement
-(``fastpath.rows.upsert_add``) adds the round's figures (``tablegame.tallying``) to the rows of its
-gaming day, which the statement reads from the casino's setting (``casino.gaming_day``). A
-settled round is final (a card is corrected, or a round voided, only before settlement), so a
-tally only grows.
+(``fastpath.rows.upsert_add``) adds the round's figures (``tablegame.tallies.figures``) to the
+rows of its gaming day, which the statement reads from the casino's setting
+(``casino.gaming_day``). A settled round is final (a card is corrected, or a round voided, only
+before settlement), so a tally only grows.
 
 The database lets a tally only grow by whole rounds (migration 0013), and
 ``tablegame.verification`` checks a day's tallies against the record's settlement events
@@ -25,8 +25,9 @@ from django.db import connection, transaction
 from casino.gaming_day import gaming_day_sql
 from casino.models import Casino, Pit
 from fastpath import rows
-from tablegame import tallying
-from tablegame.models import Round, RoundTally, SettlementStep, Shoe, Table, Wager, WagerTally
+from tablegame.models import Round, SettlementStep, Shoe, Table, Wager
+from tablegame.tallies.figures import SUMS, SettledWager, round_figures, wager_groups
+from tablegame.tallies.models import RoundTally, WagerTally
 from tablegame.work import work
 
 
@@ -40,7 +41,7 @@ def add_settled(
     its gaming day: one statement whatever the number of wagers, with the command's record
     (``tablegame.work``)."""
     settled = [
-        tallying.SettledWager(
+        SettledWager(
             seat=w.seat,
             type=w.type,
             result=w.result,
@@ -55,15 +56,13 @@ def add_settled(
         )
         for w in wagers
     ]
-    figures = tallying.round_figures(
-        void=False, steps=[(s.action, s.wager_type, s.amount) for s in steps]
-    )
-    _add(table, game, tallying.wager_groups(settled), figures)
+    figures = round_figures(void=False, steps=[(s.action, s.wager_type, s.amount) for s in steps])
+    _add(table, game, wager_groups(settled), figures)
 
 
 def add_void(table: Table, game: Round) -> None:
     """Count a void round in its gaming day (its wagers were returned: no wager is tallied)."""
-    _add(table, game, [], tallying.round_figures(void=True, steps=()))
+    _add(table, game, [], round_figures(void=True, steps=()))
 
 
 def _add(
@@ -99,7 +98,7 @@ def _wagers_sql() -> str:
     t, c = rows.table, rows.column
     target = ", ".join(
         c(WagerTally, f)
-        for f in ("table", "day", "rules", "decks", "type", "result", "award", "n", *tallying.SUMS)
+        for f in ("table", "day", "rules", "decks", "type", "result", "award", "n", *SUMS)
     )
     wager = {f: f"w.{c(Wager, f)}" for f in ("amount", "payout", "vigorish", "returned", "fee")}
     ride_lost = (
