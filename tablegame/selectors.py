@@ -72,6 +72,7 @@ CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.RULES_IN_FORCE: ("rules", "table"),
     _K.NOTICE_ACKNOWLEDGED: (),  # the notice, not the table state: the console reads it
     _K.LIMIT_SET: ("limits",),
+    _K.SEATS_SET: ("seats", "table"),  # set by the pit (no command answers it): the seat count
     _K.CURATOR_TAKEN: ("table", "shoe"),
     _K.SHOE_PASSED: ("table", "shoe"),
     _K.PLAYER_DEALER_TAKEN: ("table",),
