@@ -2,7 +2,7 @@
 (``selectors.CHANGES``: what a command's answer, and its notice, carry) and what else it changes
 that no notice carries (``ALSO``), which a screen showing it reads again.
 
-Pages embed the map (``{% event_kinds %}``, ``tablegame/templatetags/tablegame.py``) as they embed
+Pages embed the map (``{% event_kinds %}``, ``tablegame/templatetags/screens.py``) as they embed
 the labels, and their scripts decide from it what to redraw (``Live.touches``, static/js/live.js):
 no script keeps a list of kinds of its own. ``touches`` is the same test for the load simulator.
 """

@@ -75,7 +75,8 @@
   const READ_AFTER = {
     changes: ["rules", "limits", "deck_change"], also: ["notices", "seat_count", "layout"],
   };
-  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  // Each suit's symbol by its letter, as the page embeds it ({% labels %}: baccarat.cards).
+  const SUITS = JSON.parse(document.getElementById("labels").textContent).suits;
 
   function node(tag, cls, text) {
     const made = document.createElement(tag);

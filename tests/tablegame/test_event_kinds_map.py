@@ -22,7 +22,7 @@ WORDS = {"notices", "seat_count", "progressives", "forms", "layout"}
 
 
 def embedded() -> dict[str, dict[str, list[str]]]:
-    text = engines["django"].from_string("{% load event_kinds %}{% event_kinds %}").render({})
+    text = engines["django"].from_string("{% load screens %}{% event_kinds %}").render({})
     found = re.fullmatch(r'<script id="event-kinds" type="application/json">(.*)</script>', text)
     assert found is not None, text
     loaded: dict[str, dict[str, list[str]]] = json.loads(found.group(1))
