@@ -10,8 +10,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from casino.signin import SignInForm
+from config import views_home
 from pit import views as pit_views
-from tablegame import views_home
 
 urlpatterns = [
     # The API first: a dealer's tap is resolved before the pages' patterns are tried.

@@ -17,7 +17,9 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
+
+from tablegame.kinds import touches
 
 #: Every request call in ``static/js/`` (script, the call as written), and where the run makes
 #: it: ``Class.method``, or "not replayed: why".
@@ -196,18 +198,10 @@ class Strip:
     """``progressive_strip.js`` on a tablet or display: read at the socket's first hello where
     the table has progressives, then only for what a notice does not carry."""
 
-    READ_AFTER = frozenset(
-        {
-            "progressive_hit",
-            "progressive_parameters",
-            "must_hit_won",
-            "must_hit_paid",
-            "must_hit_linked",
-            "table_opened",
-            "rules_filed",
-            "rules_in_force",
-        }
-    )
+    READ_AFTER: ClassVar[dict[str, tuple[str, ...]]] = {
+        "changes": ("rules",),
+        "also": ("progressives",),
+    }
 
     def __init__(self, table: int, has: bool) -> None:
         self.table, self.has = table, has
@@ -233,7 +227,7 @@ class Strip:
         events = events_of(message) if message else None
         if reason != "changed" or events is None:
             return [self.read()] if self.has else []
-        if any(e.get("action") in self.READ_AFTER for e in events):
+        if touches(events, **self.READ_AFTER):
             self.has = True
             return [self.read()]
         return []
@@ -365,9 +359,10 @@ class ConsolePage(Page):
 
     kind = "pit console"
     NOT_CARRIED = frozenset({"rules", "limits", "deck_change"})
-    READ_AFTER = frozenset(
-        {"notice_acknowledged", "rules_filed", "rules_in_force", "seats_set", "table_opened"}
-    )
+    READ_AFTER: ClassVar[dict[str, tuple[str, ...]]] = {
+        "changes": ("rules",),
+        "also": ("notices", "seat_count"),
+    }
 
     def __init__(self, pit: int, user: str) -> None:
         super().__init__()
@@ -392,7 +387,7 @@ class ConsolePage(Page):
             return [self.read_tile(table)]
         if parts_of(message) & self.NOT_CARRIED if message else False:
             return [self.read_tile(table)]
-        if any(e.get("action") in self.READ_AFTER for e in events):
+        if touches(events, **self.READ_AFTER):
             return [self.read_tile(table)]
         return []
 
@@ -405,15 +400,7 @@ class ProgressivesPage(Page):
     section read again only for a win, a payment, a link or a gap."""
 
     kind = "progressives"
-    READ_AFTER = frozenset(
-        {
-            "progressive_hit",
-            "progressive_parameters",
-            "must_hit_won",
-            "must_hit_paid",
-            "must_hit_linked",
-        }
-    )
+    READ_AFTER: ClassVar[dict[str, tuple[str, ...]]] = {"also": ("progressives",)}
 
     def __init__(self, pit: int, user: str, royal9: Iterable[int]) -> None:
         super().__init__()
@@ -439,7 +426,7 @@ class ProgressivesPage(Page):
         events = events_of(message) if message else None
         if reason != "changed" or events is None:
             return [self.read_pit()]
-        if any(e.get("action") in self.READ_AFTER for e in events):
+        if touches(events, **self.READ_AFTER):
             return [self.read_pit()]
         return []
 
@@ -454,47 +441,11 @@ class WallPage(Page):
     read again when one is filed or acknowledged."""
 
     kind = "surveillance"
-    IN_PLACE = frozenset(
-        {
-            "round_opened",
-            "wager_placed",
-            "wager_changed",
-            "wager_withdrawn",
-            "player_dealer_bank",
-            "no_more_bets",
-            "cards_relinquished",
-            "card_dealt",
-            "house_money_settled",
-            "round_settled",
-            "round_void",
-            "progressive_contributed",
-            "progressive_hit",
-            "progressive_reset",
-            "must_hit_won",
-            "curator_taken",
-            "shoe_passed",
-            "player_dealer_taken",
-            "player_dealer_rotates",
-            "player_seated",
-            "player_left",
-            "cut_card_out",
-            "shoe_call",
-            "vigorish_collected",
-            "vigorish_form_requested",
-            "dealer_assigned",
-            "dealer_relieved",
-            "decks_inspected",
-            "inspection_verified",
-            "decks_spread",
-            "decks_washed",
-            "shuffled",
-            "shuffle_verified",
-            "cut",
-            "recut_ordered",
-            "burned",
-        }
-    )
-    NOTICES = frozenset({"rules_filed", "notice_acknowledged"})
+    READ_AFTER: ClassVar[dict[str, tuple[str, ...]]] = {
+        "changes": ("rules", "limits", "deck_change"),
+        "also": ("notices", "seat_count", "layout"),
+    }
+    NOTICES: ClassVar[dict[str, tuple[str, ...]]] = {"also": ("notices",)}
 
     def __init__(self, user: str) -> None:
         super().__init__()
@@ -536,14 +487,14 @@ class WallPage(Page):
     def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
         events = events_of(message) if message else None
         notices = [self.read_notices()] if reason != "changed" or events is None else []
-        if events and any(e.get("action") in self.NOTICES for e in events):
+        if events and touches(events, **self.NOTICES):
             notices = [self.read_notices()]
         if reason != "changed" or events is None or message is None:
             return [self.read_tile(table), *notices]
         change = message.get("change") or {}
         game = change.get("round") or {}
         if (
-            not all(e.get("action") in self.IN_PLACE for e in events)
+            touches(events, **self.READ_AFTER)
             or game.get("irregularities")
             or game.get("simulated")
             or (change.get("shoe") or {}).get("held_card")

@@ -12,7 +12,7 @@ from django.db.models import IntegerField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from baccarat.cards import parse_cards, point_count
+from baccarat.cards import SUIT_SYMBOLS, parse_cards, point_count
 from baccarat.cutcard import ShoeCall, after_round
 from baccarat.drawing import Coup, Expect
 from baccarat.errors import RulesError
@@ -72,6 +72,7 @@ CHANGES: dict[TableEvent, tuple[str, ...]] = {
     _K.RULES_IN_FORCE: ("rules", "table"),
     _K.NOTICE_ACKNOWLEDGED: (),  # the notice, not the table state: the console reads it
     _K.LIMIT_SET: ("limits",),
+    _K.SEATS_SET: ("seats", "table"),  # set by the pit (no command answers it): the seat count
     _K.CURATOR_TAKEN: ("table", "shoe"),
     _K.SHOE_PASSED: ("table", "shoe"),
     _K.PLAYER_DEALER_TAKEN: ("table",),
@@ -333,7 +334,8 @@ class _Reads:
 
 def labels() -> dict[str, Any]:
     """The engine's labels by the words the API uses: what the tablet shows for a wager type,
-    a settlement step's action and an irregularity (one definition, in ``baccarat``)."""
+    a settlement step's action and an irregularity, and each suit's symbol by its letter, in the
+    order of the tablet's card keys (one definition, in ``baccarat``)."""
     return {
         "wagers": {t.value: t.label for t in WagerType},
         "wagers_short": {t.value: t.short_label for t in WagerType},
@@ -341,6 +343,7 @@ def labels() -> dict[str, Any]:
         "main": [t.value for t in WagerType if t.is_main],
         "steps": {a.value: a.label for a in Action},
         "irregularities": {k.value: k.label for k in IrregularityKind},
+        "suits": dict(SUIT_SYMBOLS),
     }
 
 

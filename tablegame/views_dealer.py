@@ -11,7 +11,6 @@ from casino import access
 from tablegame.dealers import assigned_table, dealer_refusal
 from tablegame.models import Table
 from tablegame.progressives import has_progressives
-from tablegame.selectors import labels
 
 
 @access.page("page:dealer")
@@ -37,7 +36,6 @@ def dealer_tablet(request: HttpRequest, table_id: int) -> HttpResponse:
         "dealer.html",
         {
             "table": table,
-            "labels": labels(),
             "commands": commands,
             "has_progressives": has_progressives(table),
         },

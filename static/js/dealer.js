@@ -28,9 +28,10 @@
   const tableId = root.dataset.table;
   const api = `/api/tables/${tableId}/`;
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-  const SUITS = [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]];
   const CHIPS = ["5", "25", "100", "500", "1000", "5000"];
   const LABELS = JSON.parse(document.getElementById("labels").textContent);
+  // Each suit's symbol by its letter (baccarat.cards.SUIT_SYMBOLS), in the order of the keys' rows.
+  const SUITS = Object.entries(LABELS.suits);
   const wagerName = (type) => LABELS.wagers[type] || type;
   const shortName = (type) => LABELS.wagers_short[type] || wagerName(type);
   // The main wagers have a spot on every seat, marked as on the layout: the chip in hand goes
@@ -1005,7 +1006,7 @@
   }
 
   function face(code) {
-    const sym = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
+    const sym = LABELS.suits[code.slice(-1)];
     return `${code.slice(0, -1) === "T" ? "10" : code.slice(0, -1)}${sym}`;
   }
 

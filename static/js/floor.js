@@ -137,11 +137,11 @@
     return next;
   }
 
-  // What a notice may change on a tile that it does not carry: the tile is read again.
+  // What a notice may change on a tile that it does not carry: the tile is read again. Its
+  // events say so by the page's map of event kinds (Live.touches): the rules (their title and
+  // helps), the procedure notices the tile lists, the number of seats.
   const NOT_CARRIED = new Set(["rules", "limits", "deck_change"]);
-  const READ_AFTER = new Set([
-    "notice_acknowledged", "rules_filed", "rules_in_force", "seats_set", "table_opened",
-  ]);
+  const READ_AFTER = { changes: ["rules"], also: ["notices", "seat_count"] };
 
   /* Put a notice's change on its tile; false when only a fresh read can say what it shows. */
   function patch(id, detail) {
@@ -151,7 +151,7 @@
     if (Number(tile.dataset.sequence) >= detail.sequence) return true;  // shown already
     const sent = [...(change.changed || []), ...(change.patched || [])];
     if (sent.some((name) => NOT_CARRIED.has(name))) return false;
-    if (change.events.some((e) => READ_AFTER.has(e.action))) return false;
+    if (window.Live.touches(change.events, READ_AFTER)) return false;
     draw(tile, patched(JSON.parse(tile.dataset.state), change));
     tile.dataset.sequence = String(detail.sequence);
     return true;

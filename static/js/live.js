@@ -39,7 +39,11 @@
        pit's own chain; a table's socket has the same for the forms of its table).
      live.close() stops watching.
      Live.matters(detail, test): whether a screen should read again for this notice (a hello or
-       a gap always; a change when test(event, change) holds for one of its events). */
+       a gap always; a change when test(event, change) holds for one of its events).
+     Live.touches(events, { changes, also }): whether one of the events changes one of the parts
+       of the table state `changes` or one of the things `also`, by the map of event kinds the
+       page embeds (#event-kinds: {% event_kinds %}, tablegame.kinds); an event of a kind the map
+       does not have changes everything. Screens decide from it what to redraw. */
 "use strict";
 
 (function () {
@@ -226,5 +230,20 @@
     return events.some((event) => test(event, change));
   }
 
-  window.Live = { watch, watchPit, watchSurveillance, matters };
+  let kinds = null;  // the page's map of event kinds, read when first asked
+
+  function touches(events, { changes = [], also = [] } = {}) {
+    if (kinds === null) {
+      const embedded = document.getElementById("event-kinds");
+      kinds = embedded ? JSON.parse(embedded.textContent) : {};
+    }
+    return events.some((event) => {
+      const kind = kinds[event.action];
+      if (!kind) return true;
+      return changes.some((part) => kind.changes.includes(part))
+        || also.some((thing) => kind.also.includes(thing));
+    });
+  }
+
+  window.Live = { watch, watchPit, watchSurveillance, matters, touches };
 })();

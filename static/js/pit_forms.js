@@ -14,8 +14,9 @@
   const page = document.getElementById("forms");
   const status = document.getElementById("live-status");
   const POLL_EVERY = 15000;
-  // Table events that change the register: vigorish waiting for a form, or no longer.
-  const TABLE_EVENTS = new Set(["vigorish_form_requested", "vigorish_collected"]);
+  // Table events that change the register (vigorish waiting for a form, or no longer), by the
+  // page's map of event kinds (Live.touches).
+  const TABLE_EVENTS = { also: ["forms"] };
   let busy = false;
   let loading = false;
   let again = false;
@@ -121,7 +122,7 @@
     return;
   }
   const onChange = (table, detail) => {
-    if (detail.reason !== "hello" && window.Live.matters(detail, (e) => TABLE_EVENTS.has(e.action))) reload();
+    if (detail.reason !== "hello" && window.Live.matters(detail, (e) => window.Live.touches([e], TABLE_EVENTS))) reload();
   };
   const options = {
     onNotice: (message) => { if (message.type === "forms") reload(); },

@@ -16,13 +16,11 @@
   const tableId = Number(strip.dataset.progressiveTable);
   let data = null;
   let has = strip.dataset.has === "true";
-  // Events whose effect on the strip their notice does not carry: the strip is read again.
-  // Opening the table sets its Royal 9 meters up; rules filed, or taking effect, may add or
-  // drop them.
-  const READ_AFTER = new Set([
-    "progressive_hit", "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
-    "table_opened", "rules_filed", "rules_in_force",
-  ]);
+  // Events whose effect on the strip their notice does not carry (the page's map of event
+  // kinds, Live.touches): the strip is read again. The meters' set-up, wins and payments; and
+  // the rules: opening the table sets its Royal 9 meters up, rules filed or taking effect may
+  // add or drop them.
+  const READ_AFTER = { changes: ["rules"], also: ["progressives"] };
 
   /* "$50,007.50" from "50007.50", without arithmetic on the amount. */
   function money(amount) {
@@ -100,7 +98,7 @@
       if (has) read();
       return;
     }
-    if (events.some((e) => READ_AFTER.has(e.action))) { read(); return; }
+    if (window.Live.touches(events, READ_AFTER)) { read(); return; }
     // Meters moved that this page has not read yet (it opened before they were set up): read.
     if (!data && events.some((e) => e.action === "progressive_contributed")) { read(); return; }
     for (const e of events) {

@@ -15,10 +15,9 @@
   if (!root) return;
   const pits = (root.dataset.pits || "").split(",").filter(Boolean).map(Number);
   const ROYAL9 = new Set(["star", "spade", "heart"]);
-  // Events whose effect on the page no notice carries: the pit's section is read again.
-  const READ_AFTER = new Set([
-    "progressive_hit", "progressive_parameters", "must_hit_won", "must_hit_paid", "must_hit_linked",
-  ]);
+  // Events whose effect on the page no notice carries (the page's map of event kinds,
+  // Live.touches): the meters' set-up, wins and payments. The pit's section is read again.
+  const READ_AFTER = { also: ["progressives"] };
   const reading = new Set();
   const again = new Set();
 
@@ -71,9 +70,7 @@
     if (!metered) return;  // a table without progressives
     const events = detail.change && detail.change.events;
     if (detail.reason !== "changed" || !events) { read(pit); return; }
-    for (const e of events) {
-      if (READ_AFTER.has(e.action)) { read(pit); return; }
-    }
+    if (window.Live.touches(events, READ_AFTER)) { read(pit); return; }
     for (const e of events) {
       if (e.action === "progressive_contributed") {
         e.data.meters.forEach((m) => setAmount(pit, table, m.meter, m.amount));

@@ -9,7 +9,8 @@
   const box = document.getElementById("notices");
   if (!box) return;
   const error = document.getElementById("notice-error");
-  const WATCHED = new Set(["rules_filed", "notice_acknowledged"]);
+  // Events that change the notices, by the page's map of event kinds (Live.touches).
+  const WATCHED = { also: ["notices"] };
   let loading = false;
   let again = false;
 
@@ -43,7 +44,7 @@
 
   if (window.Live && window.Live.watchSurveillance) {
     window.Live.watchSurveillance((table, detail) => {
-      if (window.Live.matters(detail, (e) => WATCHED.has(e.action))) reload();
+      if (window.Live.matters(detail, (e) => window.Live.touches([e], WATCHED))) reload();
     });
   } else {
     setInterval(reload, 15000);

@@ -67,20 +67,16 @@
     }
   }
 
-  // Changes the tile can show from the notice alone: their change carries the round, the shoe,
-  // the markers and the table as the tile shows them (or they change nothing it shows).
-  const IN_PLACE = new Set([
-    "round_opened", "wager_placed", "wager_changed", "wager_withdrawn", "player_dealer_bank",
-    "no_more_bets", "cards_relinquished", "card_dealt", "house_money_settled", "round_settled",
-    "round_void", "progressive_contributed", "progressive_hit", "progressive_reset",
-    "must_hit_won", "curator_taken", "shoe_passed", "player_dealer_taken",
-    "player_dealer_rotates", "player_seated", "player_left", "cut_card_out", "shoe_call",
-    "vigorish_collected", "vigorish_form_requested", "dealer_assigned", "dealer_relieved",
-    // A shoe's procedure, from its inspection to its burn: the shoe's line only.
-    "decks_inspected", "inspection_verified", "decks_spread", "decks_washed", "shuffled",
-    "shuffle_verified", "cut", "recut_ordered", "burned",
-  ]);
-  const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  // Changes the tile cannot show from the notice alone, by the page's map of event kinds
+  // (Live.touches): the rules, limits or deck schedule (new decks, a shoe's end), the notices,
+  // the seats, or its make-up (the table closed, a respread, a corrected card, an irregularity,
+  // the meters set up or paid). Any other change carries the round, the shoe, the markers and
+  // the table as the tile shows them (or changes nothing it shows).
+  const READ_AFTER = {
+    changes: ["rules", "limits", "deck_change"], also: ["notices", "seat_count", "layout"],
+  };
+  // Each suit's symbol by its letter, as the page embeds it ({% labels %}: baccarat.cards).
+  const SUITS = JSON.parse(document.getElementById("labels").textContent).suits;
 
   function node(tag, cls, text) {
     const made = document.createElement(tag);
@@ -192,7 +188,7 @@
     if (!tile || !change || Number(tile.dataset.sequence) + change.events.length !== detail.sequence) {
       return false;
     }
-    if (!change.events.every((e) => IN_PLACE.has(e.action))) return false;
+    if (window.Live.touches(change.events, READ_AFTER)) return false;
     if (change.shoe && change.shoe.held_card && !tile.querySelector(".note")) return false;
     if (change.round && (change.round.irregularities || []).length) return false;
     if (change.round && change.round.simulated) return false;  // and the round it interrupted

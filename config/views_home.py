@@ -1,4 +1,5 @@
-"""Home: who you are, your role, and the floor with a link to each screen you may open."""
+"""Home: who you are, your role, and the floor with a link to each screen you may open. Of the
+top layer (config), as the URLs: it links to every app's screens."""
 
 from __future__ import annotations
 
