@@ -20,16 +20,12 @@ JSON, the reference on templates/503.html, and in its log line.
 from __future__ import annotations
 
 import logging
-from functools import partial
 from http import HTTPStatus
 
-from django.contrib.messages import middleware as messages
-from django.contrib.messages.storage import default_storage
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
-from django.utils.functional import SimpleLazyObject, empty
 from psycopg import errors as pg_errors
 
 from config.request_id import request_id_of_answer, wants_json
@@ -133,18 +129,3 @@ def _phrase(status: int) -> str:
         return f"{HTTPStatus(status).phrase}."
     except ValueError:
         return SERVER_ERROR
-
-
-class MessageMiddleware(messages.MessageMiddleware):
-    """Django's, with the message store made when a view or a page first uses it: a tablet's
-    tap shows no messages, and making the store costs each request a cookie signer (about 1 %
-    of a command's CPU, bench/RESULTS.md). A message added is stored and shown as before."""
-
-    def process_request(self, request: HttpRequest) -> None:
-        request._messages = SimpleLazyObject(partial(default_storage, request))  # type: ignore[attr-defined]
-
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        stored = getattr(request, "_messages", None)
-        if isinstance(stored, SimpleLazyObject) and stored._wrapped is empty:
-            return response  # never used: nothing to store
-        return super().process_response(request, response)

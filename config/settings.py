@@ -99,8 +99,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     # Django's, with the user and their role read in the session's statement (casino/sessions.py).
     "casino.sessions.AuthenticationMiddleware",
-    # Django's, with the message store made only when used (config/middleware.py).
-    "config.middleware.MessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Sessions expire when idle (SESSION_IDLE_SECONDS; casino/sessions.py).
     "casino.sessions.IdleSessionMiddleware",

@@ -1,17 +1,15 @@
-"""The message store is made only when a view uses it (``config.middleware.MessageMiddleware``):
-a request that adds no message makes none and sets no cookie; one that adds a message stores it
-for the next page, as Django's middleware does."""
+"""Messages under Django's own middleware (``bench/bench_middleware.py`` measured what ours, which
+made the store only when used, saved: too little to keep it): a request that adds no message
+sets no cookie; one that adds a message stores it for the next page."""
 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.http import HttpResponse
 from django.test import RequestFactory
-from django.utils.functional import empty
-
-from config.middleware import MessageMiddleware
 
 
 def _request():
@@ -26,9 +24,8 @@ def _through(view):
     return request, middleware(request)
 
 
-def test_a_request_that_adds_no_message_makes_no_store_and_sets_no_cookie():
-    request, response = _through(lambda req: HttpResponse("tap"))
-    assert request._messages._wrapped is empty
+def test_a_request_that_adds_no_message_sets_no_cookie():
+    _, response = _through(lambda req: HttpResponse("tap"))
     assert "messages" not in response.cookies
 
 
@@ -38,7 +35,7 @@ def test_a_message_added_is_stored_for_the_next_page():
         return HttpResponse("done")
 
     request, response = _through(view)
-    assert isinstance(request._messages._wrapped, FallbackStorage)
+    assert isinstance(request._messages, FallbackStorage)
     assert "messages" in response.cookies
 
     later = _request()

@@ -5,8 +5,8 @@ exactly; the day an upgrade moves one of these, its test fails before a tap does
 Where each is used: the bottom layer ``fastpath`` (whose docstring lists its own):
 ``fastpath.rows`` (psycopg's statement cache, the instances it makes), ``fastpath.related``
 (the caches of the state in play, kept by ``tablegame.live`` and ``tablegame.work``) and
-``fastpath.postgresql.base`` (the pool's idle time); above it, ``casino.sessions`` and
-``config.middleware`` (the request's user and messages made lazily), ``tablegame.broadcast``
+``fastpath.postgresql.base`` (the pool's idle time); above it, ``casino.sessions`` (the
+request's user made lazily), ``tablegame.broadcast``
 (notices pipelined) and ``tablegame.api.commands`` (the user unwrapped)."""
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from functools import partial
 from typing import Any
 
 import pytest
-from django.contrib import messages
 from django.contrib.auth import middleware as auth_middleware
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import DEFAULT_DB_ALIAS
@@ -109,13 +108,6 @@ def test_authentication_keeps_the_user_on_the_request_as_cached_user() -> None:
     user = User(pk=1, username="someone")
     request._cached_user = user
     assert auth_middleware.get_user(request) is user
-
-
-def test_messages_are_found_on_the_request_as_messages() -> None:
-    request: Any = RequestFactory().get("/")
-    store = object()
-    request._messages = store
-    assert messages.get_messages(request) is store
 
 
 def test_a_lazy_objects_wrapped_value_is_empty_until_used() -> None:
