@@ -35,7 +35,7 @@ from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from casino import access
 from casino.roles import Actor
-from tablegame import events, progressives, tallies
+from tablegame import events, tallies
 from tablegame.actions.common import (
     ActionError,
     action,
@@ -58,6 +58,7 @@ from tablegame.models import (
     VigorishMarker,
     Wager,
 )
+from tablegame.progressives import settlement
 from tablegame.work import work
 
 State = Round.State
@@ -665,7 +666,7 @@ def _contribute_to_meters(
     table: Table, game: Round, rules: RulesSubmission
 ) -> list[ProgressiveMeter]:
     """Each Royal 9 wager feeds the Star, Spade and Heart meters and the must-hit meter."""
-    return progressives.contribute(table, game, rules)
+    return settlement.contribute(table, game, rules)
 
 
 def _reseed_hit_meters(
@@ -676,7 +677,7 @@ def _reseed_hit_meters(
     rules: RulesSubmission,
 ) -> None:
     """A progressive paid in full starts again from its reseed value."""
-    progressives.reseed_won(table, game, meters, result, rules)
+    settlement.reseed_won(table, game, meters, result, rules)
 
 
 def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor) -> None:
