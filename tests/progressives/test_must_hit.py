@@ -139,6 +139,7 @@ def test_the_hit_value_is_on_no_screen_and_in_no_answer(two_tables, dealer, floo
         "/progressives/state.json",
         f"/display/{two_tables[0].pk}/",
         f"/dealer/{two_tables[0].pk}/",
+        f"/tables/{two_tables[0].pk}/progressives.json",
     ):
         body = client.get(url).content.decode()
         assert secret not in body and meter.hit_nonce not in body, url
