@@ -4,7 +4,7 @@ and the controller's ledger (004 §13(i)-(j)).
 A table's Royal 9 meters (Star, Spade, Heart) are ``ProgressiveMeter`` rows. A must-hit meter
 belongs to a pit and is fed by one table (standalone) or several tables of that pit (linked). Its
 hit value is drawn at every reset and is never shown: no page, API, admin or event carries it until
-it is won. The database guards the meters (migration ``0003_progressive_controller``): an amount
+it is won. The database guards the meters (migration ``0005_progressive_guards``): an amount
 goes down only with a win (``hits`` + 1, back to its reset), parameters change only while the meter
 is not live or at a win, and the ledger is never changed or removed. The app is ``tablegame``
 (``tablegame.models`` exports these names, and Django finds them there).
