@@ -22,7 +22,7 @@ From the record of play (rounds settled within the gaming day's bounds):
   marked incomplete;
 - the progressives: what each table's rounds put on its Royal 9 meters and its must-hit meter,
   from the controller's ledger, and the liability now (each meter above its reset, and the
-  must-hit wins not yet paid; ``tablegame.progressives``).
+  must-hit wins not yet paid; ``tablegame.progressives.ledger``).
 
 Every total (pit, game, casino) is the sum of the rows the report lists.
 
@@ -93,8 +93,8 @@ from tablegame.models import (
     Wager,
     WagerTally,
 )
-from tablegame.progressives import LiabilityLine, MustHitDay, contributions, liability_lines
-from tablegame.progressives import must_hit_days as must_hit_periods
+from tablegame.progressives.ledger import LiabilityLine, MustHitDay, contributions, liability_lines
+from tablegame.progressives.ledger import must_hit_days as must_hit_periods
 
 ZERO = Decimal("0.00")
 CENT = Decimal("0.01")

@@ -208,7 +208,7 @@ class Strip:
         self.live = Live()  # its own watch of the page's socket, with no sequence known
 
     def read(self) -> Read:
-        return Read("progressive strip", f"/progressives/tables/{self.table}.json", self.table)
+        return Read("progressive strip", f"/tables/{self.table}/progressives.json", self.table)
 
     def hello(self, message: dict[str, Any]) -> list[Read]:
         """Its first hello reads the strip (where the table has progressives); a later one,

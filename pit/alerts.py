@@ -36,7 +36,7 @@ from tablegame.models import (
     TableRules,
     VigorishMarker,
 )
-from tablegame.progressives import dollars
+from tablegame.progressives.screens import dollars
 
 Kind = Alert.Kind
 

@@ -1,9 +1,11 @@
 """The progressive page (``/progressives/``): every meter of the person's pits, live, and the
 floor's work on them (the Star option, must-hit meters and their links, paying wins in order).
 
-Reads come from ``tablegame.progressives`` (never a hit value); each command is a POST of JSON to
-its own URL (``casino.page_commands``), answered ``{"done": true}`` or ``{"error": ...}`` (403 by
-the policy, 409 by the rules).
+Reads come from ``tablegame.progressives.screens`` (never a hit value); each command is a POST of
+JSON to its own URL (``casino.page_commands``) that runs an action of
+``tablegame.progressives.actions``, answered ``{"done": true}`` or ``{"error": ...}`` (403 by the
+policy, 409 by the rules). A table's own strip of meters (display and tablet) is the table's:
+``tablegame.progressives.views``.
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from casino.models import Pit
 from casino.page_commands import page_command
 from casino.roles import Actor
 from casino.supervision import pits_shown
-from tablegame.actions import progressives as do
 from tablegame.actions.common import NotAllowed
 from tablegame.errors import ActionError
-from tablegame.models import MustHitProgressive, ProgressiveMeter, Table
-from tablegame.progressives import (
+from tablegame.models import Table
+from tablegame.progressives import actions as do
+from tablegame.progressives.models import MustHitProgressive, ProgressiveMeter
+from tablegame.progressives.screens import (
     must_hit_view,
     pending_wins,
     royal9_chairs_and_prizes,
     royal9_view,
-    table_progressives,
 )
 from tablegame.selectors import last_sequence_of_tables
 
@@ -129,13 +131,6 @@ def progressives_state(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"pits": pits_progressives(list(Pit.objects.order_by("pk")))})
 
 
-@never_cache
-@access.page("page:progressives-state", json=True)
-def table_progressives_state(request: HttpRequest, table_id: int) -> JsonResponse:
-    """One table's meters, Personal King-9s, prizes and pending wins (display and tablet)."""
-    return JsonResponse(table_progressives(get_object_or_404(Table, pk=table_id)))
-
-
 # --- Commands ------------------------------------------------------------------------------------
 
 
@@ -214,7 +209,6 @@ urlpatterns: list[URLPattern] = [
     path("", progressives_page, name="progressives"),
     path("pits/<int:pit_id>/", pit_progressives_part, name="progressives-pit"),
     path("state.json", progressives_state, name="progressives-state"),
-    path("tables/<int:table_id>.json", table_progressives_state, name="progressives-table"),
     *(
         path(f"{route}/", _command(f"command:{name}", handler), name=name)
         for route, name, handler in (

@@ -86,7 +86,7 @@ class TableEvent(StrEnum):
     # Deferred vigorish
     VIGORISH_COLLECTED = "vigorish_collected"
     VIGORISH_FORM_REQUESTED = "vigorish_form_requested"
-    # The progressive controller (tablegame.progressives)
+    # The progressive controller: the floor's commands (tablegame.progressives.actions)
     PROGRESSIVE_PARAMETERS = "progressive_parameters"
     MUST_HIT_LINKED = "must_hit_linked"
     MUST_HIT_PAID = "must_hit_paid"

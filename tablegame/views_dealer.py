@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from casino import access
 from tablegame.dealers import assigned_table, dealer_refusal
 from tablegame.models import Table
-from tablegame.progressives import has_progressives
+from tablegame.progressives.screens import has_progressives
 
 
 @access.page("page:dealer")

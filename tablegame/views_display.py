@@ -26,7 +26,7 @@ from baccarat.roads import Result, roads
 from casino import access
 from tablegame.dealers import dealer_refusal
 from tablegame.models import Round, Shoe, Table
-from tablegame.progressives import has_progressives
+from tablegame.progressives.screens import has_progressives
 from tablegame.selectors import last_sequence
 
 LIVE_SCRIPT = "js/live.js"

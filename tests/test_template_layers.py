@@ -43,6 +43,7 @@ TOP_LEVEL = {
     "dealer.html": "tablegame",  # tablegame.views_dealer
     "dealer_refused.html": "tablegame",
     "display.html": "tablegame",  # tablegame.views_display
+    "progressives/_strip.html": "tablegame",  # a table's meters, on its tablet and display
     "floor.html": "pit",  # pit.views.floor
     "floor_tables.html": "pit",
 }
@@ -57,7 +58,7 @@ STATIC = {
     "css/display.css": "tablegame",
     "js/display.js": "tablegame",
     "js/roads.js": "tablegame",
-    "js/progressive_strip.js": "pit",  # tablegame's once the progressives package change is in
+    "js/progressive_strip.js": "tablegame",  # a table's meters (tablegame.progressives)
     "css/floor.css": "pit",
     "js/floor.js": "pit",
     "js/alerts.js": "pit",
@@ -74,9 +75,6 @@ STATIC = {
 
 #: Uses known to break the layers, each fixed by a change of its own: (template, what it uses).
 EXPECTED = {
-    # moved by the progressives package change
-    ("dealer.html", "template pit/_progressive_strip.html"),
-    ("display.html", "template pit/_progressive_strip.html"),
     # The round review (surveillance.review) is read by accounting too, and links back to it:
     # to move down to tablegame, the record of a round, with a back link of the page's caller.
     ("accounting/day.html", "url surveillance:round"),

@@ -1,5 +1,5 @@
-/* One table's progressive meters on its display or tablet (templates/pit/_progressive_strip.html):
-   read from /progressives/tables/<id>.json once where the table has progressives, then kept from
+/* One table's progressive meters on its display or tablet (templates/progressives/_strip.html):
+   read from /tables/<id>/progressives.json once where the table has progressives, then kept from
    the table's notices: a settlement's progressive_contributed event carries each meter's new
    amount, progressive_reset the amount a meter starts again from; a must-hit meter shared with
    other tables also moves with their rounds, told on the table's socket as

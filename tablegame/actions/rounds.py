@@ -35,7 +35,7 @@ from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from casino import access
 from casino.roles import Actor
-from tablegame import events, progressives
+from tablegame import events
 from tablegame.actions.common import (
     ActionError,
     action,
@@ -57,6 +57,7 @@ from tablegame.models import (
     Table,
     Wager,
 )
+from tablegame.progressives import settlement
 from tablegame.tallies import writes as tallies
 from tablegame.vigorish_forms.settlement import mark_deferred_vigorish
 from tablegame.work import work
@@ -652,7 +653,7 @@ def _contribute_to_meters(
     table: Table, game: Round, rules: RulesSubmission
 ) -> list[ProgressiveMeter]:
     """Each Royal 9 wager feeds the Star, Spade and Heart meters and the must-hit meter."""
-    return progressives.contribute(table, game, rules)
+    return settlement.contribute(table, game, rules)
 
 
 def _reseed_hit_meters(
@@ -663,7 +664,7 @@ def _reseed_hit_meters(
     rules: RulesSubmission,
 ) -> None:
     """A progressive paid in full starts again from its reseed value."""
-    progressives.reseed_won(table, game, meters, result, rules)
+    settlement.reseed_won(table, game, meters, result, rules)
 
 
 def _after_settlement(table: Table, game: Round, outcome: Outcome, actor: Actor) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -62,37 +60,6 @@ class CommandRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.command} {self.key}"
-
-
-class ProgressiveMeter(models.Model):
-    """A Royal 9 progressive meter at a table: Star, Spade or Heart (004 §13(i))."""
-
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="meters")
-    name = models.CharField(max_length=10)
-    amount = models.DecimalField(**MONEY)
-    updated_at = models.DateTimeField(default=timezone.now)
-    # The controller's parameters and counters (tablegame.progressives; the database refuses a
-    # meter that goes down except when won, or new parameters while it is live).
-    reseed = models.DecimalField(**MONEY, default=Decimal(0))
-    contribution = models.DecimalField(max_digits=5, decimal_places=4, default=Decimal(0))
-    hits = models.PositiveIntegerField(default=0, help_text="Times won in full and reseeded.")
-    live = models.BooleanField(default=False, help_text="It has taken a contribution.")
-    next_reseed = models.DecimalField(**MONEY, null=True, blank=True)
-    next_contribution = models.DecimalField(
-        max_digits=5, decimal_places=4, null=True, blank=True, help_text="From the next reseed."
-    )
-
-    class Meta:
-        ordering = ("table", "name")
-        constraints = (
-            models.UniqueConstraint(fields=("table", "name"), name="meter_unique_name"),
-            models.CheckConstraint(
-                condition=models.Q(amount__gte=models.F("reseed")), name="meter_at_least_reseed"
-            ),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.table} {self.name}: {self.amount}"
 
 
 class TableSnapshot(models.Model):

@@ -40,9 +40,9 @@ from pypdf import PdfReader
 
 from accounting.reports import day_report
 from casino.models import Pit
-from tablegame import progressives
-from tablegame.actions.progressives import configure_must_hit, pay_must_hit_win
 from tablegame.models import MustHitWin
+from tablegame.progressives import draw
+from tablegame.progressives.actions import configure_must_hit, pay_must_hit_win
 from tests.progressives.conftest import LowDraw, big_table, naturals, royal9_round
 
 D = Decimal
@@ -50,7 +50,7 @@ D = Decimal
 
 @pytest.fixture
 def stax_day(staff: dict[str, User], monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    monkeypatch.setattr(progressives, "RANDOM", LowDraw(spread=50))  # hit values $100.50
+    monkeypatch.setattr(draw, "RANDOM", LowDraw(spread=50))  # hit values $100.50
     dealer, floor = staff["dealer"], staff["floor"]
     bb1 = big_table(dealer, floor, "ma-big")
     bb2 = big_table(dealer, floor, "ma-big-ez")

@@ -15,8 +15,8 @@ from pit.alerts import acknowledge_alert, watch
 from pit.models import Alert
 from tablegame import actions
 from tablegame.actions.dealers import assign_dealer, relieve_dealer
-from tablegame.actions.progressives import configure_must_hit
 from tablegame.models import MustHitProgressive, TableRules
+from tablegame.progressives.actions import configure_must_hit
 from tests.tablegame.conftest import dealer, floor, play, ready_table, staff, table_for
 
 __all__ = ["dealer", "floor", "staff"]

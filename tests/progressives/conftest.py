@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 from django.contrib.auth.models import User
 
-from tablegame import progressives
 from tablegame.models import Table
+from tablegame.progressives import draw
 from tests.tablegame.conftest import dealer, floor, play, ready_table, staff
 
 if TYPE_CHECKING:
@@ -40,9 +40,9 @@ class LowDraw(random.Random):
 
 @pytest.fixture
 def low_draw(monkeypatch: pytest.MonkeyPatch) -> LowDraw:
-    draw = LowDraw()
-    monkeypatch.setattr(progressives, "RANDOM", draw)
-    return draw
+    low = LowDraw()
+    monkeypatch.setattr(draw, "RANDOM", low)
+    return low
 
 
 def big_table(dealer: User, floor: User, profile: str = "ma-big", seats=(1, 2, 3)) -> Table:

@@ -17,7 +17,7 @@ from casino.models import Pit
 from pit.alerts import watch
 from pit.models import Alert
 from tablegame.actions.dealers import relieve_dealer
-from tablegame.actions.progressives import configure_must_hit
+from tablegame.progressives.actions import configure_must_hit
 from tests.browser.conftest import SHOTS, daphne, log_in, shot
 from tests.progressives.conftest import big_table, low_draw, naturals, royal9_round
 from tests.tablegame.conftest import ready_table

@@ -14,9 +14,8 @@ from baccarat.seating import cut_offer_order
 from casino import roles
 from casino.models import Pit
 from casino.record import verify_chain
-from tablegame import actions, progressives
+from tablegame import actions
 from tablegame.actions.dealers import assign_dealer
-from tablegame.actions.progressives import configure_must_hit, pay_must_hit_win
 from tablegame.models import (
     DealerAssignment,
     MustHitProgressive,
@@ -26,6 +25,8 @@ from tablegame.models import (
     Round,
     Table,
 )
+from tablegame.progressives import draw
+from tablegame.progressives.actions import configure_must_hit, pay_must_hit_win
 from tests.progressives.conftest import LowDraw, naturals
 from tests.tablegame.conftest import shuffle_steps
 from tests.tablegame.test_concurrency import at_once
@@ -80,7 +81,7 @@ def deal_rounds(table: Table, dealer: User) -> int:
 
 @pytest.fixture
 def linked(floor_staff, monkeypatch) -> list[Table]:
-    monkeypatch.setattr(progressives, "RANDOM", LowDraw(spread=100))  # hits at reset + $1.00
+    monkeypatch.setattr(draw, "RANDOM", LowDraw(spread=100))  # hits at reset + $1.00
     floor = floor_staff["floor"]
     pit = Pit.objects.get()
     tables = [Table.objects.get(profile="ma-big")]

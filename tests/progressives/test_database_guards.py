@@ -13,8 +13,8 @@ from django.db.models import F
 from casino.models import Pit
 from tablegame import events
 from tablegame.actions.common import record
-from tablegame.actions.progressives import configure_must_hit
 from tablegame.models import MustHitProgressive, MustHitWin, ProgressiveEntry, ProgressiveMeter
+from tablegame.progressives.actions import configure_must_hit
 from tests.progressives.conftest import big_table, naturals, royal9_round
 
 

@@ -11,15 +11,15 @@ from django.test import Client
 
 from casino.models import Event, Pit
 from tablegame.actions import ActionError
-from tablegame.actions.progressives import (
+from tablegame.models import MustHitProgressive, MustHitWin, ProgressiveEntry
+from tablegame.progressives.actions import (
     configure_must_hit,
     link_must_hit,
     pay_must_hit_win,
     set_must_hit_configuration,
     unlink_must_hit,
 )
-from tablegame.models import MustHitProgressive, MustHitWin, ProgressiveEntry
-from tablegame.progressives import table_progressives
+from tablegame.progressives.screens import table_progressives
 from tests.progressives.conftest import big_table, naturals, royal9_round
 from tests.tablegame.conftest import play
 from tests.values import present
@@ -139,6 +139,7 @@ def test_the_hit_value_is_on_no_screen_and_in_no_answer(two_tables, dealer, floo
         "/progressives/state.json",
         f"/display/{two_tables[0].pk}/",
         f"/dealer/{two_tables[0].pk}/",
+        f"/tables/{two_tables[0].pk}/progressives.json",
     ):
         body = client.get(url).content.decode()
         assert secret not in body and meter.hit_nonce not in body, url

@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from casino.models import Pit
-from tablegame.actions.progressives import configure_must_hit
 from tablegame.models import ProgressiveEntry, ProgressiveMeter, Table
+from tablegame.progressives.actions import configure_must_hit
 from tests.progressives.conftest import big_table, naturals
 
 

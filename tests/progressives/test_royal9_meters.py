@@ -9,9 +9,10 @@ import pytest
 
 from casino.models import Event
 from tablegame.actions import ActionError
-from tablegame.actions.progressives import set_star_option
 from tablegame.models import ProgressiveEntry, ProgressiveMeter
-from tablegame.progressives import liability, liability_lines, table_progressives
+from tablegame.progressives.actions import set_star_option
+from tablegame.progressives.ledger import liability, liability_lines
+from tablegame.progressives.screens import table_progressives
 from tests.progressives.conftest import big_table, royal9_round
 from tests.tablegame.conftest import play
 from tests.values import present

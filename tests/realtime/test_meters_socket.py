@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 
 from casino.models import Pit
 from tablegame import actions
-from tablegame.actions.progressives import configure_must_hit
+from tablegame.progressives.actions import configure_must_hit
 from tests.realtime.conftest import opened, socket
 from tests.tablegame.conftest import ready_table
 

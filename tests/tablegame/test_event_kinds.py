@@ -14,11 +14,10 @@ from django.utils import timezone
 from baccarat.seating import curator_offer_order
 from casino.events import KINDS, PayloadMismatch, event_lookup, payload_of
 from casino.models import Event
-from tablegame import actions, progressives
+from tablegame import actions
 from tablegame.actions.corrections import correct_card
 from tablegame.actions.dealers import assign_dealer, relieve_dealer
 from tablegame.actions.notices import acknowledge_procedure_notice
-from tablegame.actions.progressives import configure_must_hit, pay_must_hit_win, set_star_option
 from tablegame.actions.shoes import set_deck_schedule
 from tablegame.actions.tables import set_seat_count
 from tablegame.events import (
@@ -29,6 +28,8 @@ from tablegame.events import (
     TablePayload,
 )
 from tablegame.models import MustHitWin, ProcedureNotice, Round, Table, VigorishMarker
+from tablegame.progressives import draw
+from tablegame.progressives.actions import configure_must_hit, pay_must_hit_win, set_star_option
 from tablegame.tasks import rules_take_effect
 from tests.progressives.conftest import LowDraw
 from tests.tablegame.conftest import deal_at, play, ready_table, shuffle_steps, table_for
@@ -120,7 +121,7 @@ def a_big_table_day(dealer, floor) -> Table:
     """The curator passes the shoe, takes it again, is ordered to pass; a Royal 9 meter pays."""
     table = ready_table("ma-big", dealer, floor, seats=(1, 2, 3))
     set_star_option(table, option=1, actor=floor)
-    with mock.patch.object(progressives, "RANDOM", LowDraw()):  # a must-hit hit at once
+    with mock.patch.object(draw, "RANDOM", LowDraw()):  # a must-hit hit at once
         configure_must_hit(table.pit, name="Stax", configuration=3, tables=[table], actor=floor)
         play(table, dealer, [(1, "royal9", "5"), (2, "royal9", "5")], ["2H", "KC", "3S", "9D"])
     pay_must_hit_win(MustHitWin.objects.get(table=table), actor=floor)

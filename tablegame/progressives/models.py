@@ -1,12 +1,13 @@
-"""Must-hit progressives and the progressive controller's ledger (004 §13(i)-(j)).
+"""The progressives' records: a table's Royal 9 meters, must-hit meters, their links and wins,
+and the controller's ledger (004 §13(i)-(j)).
 
-The Royal 9 meters of a table are ``ProgressiveMeter`` rows (``tablegame.models.vigorish``). A
-must-hit meter belongs to a pit and is fed by one table (standalone) or several tables of that pit
-(linked). Its hit value is drawn at every reset and is never shown: no page, API, admin or event
-carries it until it is won. The database guards the meters (migration
-``0003_progressive_controller``): an amount goes down only with a win (``hits`` + 1, back to its
-reset), parameters change only while the meter is not live or at a win, and the ledger is never
-changed or removed.
+A table's Royal 9 meters (Star, Spade, Heart) are ``ProgressiveMeter`` rows. A must-hit meter
+belongs to a pit and is fed by one table (standalone) or several tables of that pit (linked). Its
+hit value is drawn at every reset and is never shown: no page, API, admin or event carries it until
+it is won. The database guards the meters (migration ``0005_progressive_guards``): an amount
+goes down only with a win (``hits`` + 1, back to its reset), parameters change only while the meter
+is not live or at a win, and the ledger is never changed or removed. The app is ``tablegame``
+(``tablegame.models`` exports these names, and Django finds them there).
 """
 
 from __future__ import annotations
@@ -20,9 +21,39 @@ from django.utils import timezone
 from casino.models import Pit
 from tablegame.models.rounds import MONEY, Round
 from tablegame.models.tables import Table
-from tablegame.models.vigorish import ProgressiveMeter
 
 RATE = {"max_digits": 5, "decimal_places": 4}
+
+
+class ProgressiveMeter(models.Model):
+    """A Royal 9 progressive meter at a table: Star, Spade or Heart (004 §13(i))."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="meters")
+    name = models.CharField(max_length=10)
+    amount = models.DecimalField(**MONEY)
+    updated_at = models.DateTimeField(default=timezone.now)
+    # The controller's parameters and counters (``tablegame.progressives.settlement``; the
+    # database refuses a meter that goes down except when won, or new parameters while it is live).
+    reseed = models.DecimalField(**MONEY, default=Decimal(0))
+    contribution = models.DecimalField(max_digits=5, decimal_places=4, default=Decimal(0))
+    hits = models.PositiveIntegerField(default=0, help_text="Times won in full and reseeded.")
+    live = models.BooleanField(default=False, help_text="It has taken a contribution.")
+    next_reseed = models.DecimalField(**MONEY, null=True, blank=True)
+    next_contribution = models.DecimalField(
+        max_digits=5, decimal_places=4, null=True, blank=True, help_text="From the next reseed."
+    )
+
+    class Meta:
+        ordering = ("table", "name")
+        constraints = (
+            models.UniqueConstraint(fields=("table", "name"), name="meter_unique_name"),
+            models.CheckConstraint(
+                condition=models.Q(amount__gte=models.F("reseed")), name="meter_at_least_reseed"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.name}: {self.amount}"
 
 
 class MustHitProgressive(models.Model):

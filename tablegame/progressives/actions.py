@@ -1,4 +1,5 @@
-"""The floor's work on the progressives: the Star option, must-hit meters, links and payments.
+"""The floor's work on the progressives: the Star option, must-hit meters, links and payments
+(the pit's progressive page sends these commands).
 
 Lock order, as at settlement: the tables first (by primary key), then the meter. Parameters of a
 live meter (one that has taken a contribution) never change at once: the change waits for the
@@ -15,16 +16,17 @@ from django.utils import timezone
 from baccarat.royal9 import STAR_OPTIONS
 from casino.models import Pit
 from casino.roles import Actor
-from tablegame import events, progressives
+from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text, lock_table, record
 from tablegame.broadcast import announce_meter
-from tablegame.models import (
+from tablegame.models import Table
+from tablegame.progressives import draw
+from tablegame.progressives.models import (
     MustHitLink,
     MustHitProgressive,
     MustHitWin,
     ProgressiveEntry,
     ProgressiveMeter,
-    Table,
 )
 from tablegame.work import work
 
@@ -111,13 +113,13 @@ def configure_must_hit(
         raise ActionError("Name the must-hit meter as its sign does.")
     if not tables:
         raise ActionError("Choose the table or tables that feed the meter.")
-    config = progressives.configuration(configuration)
+    config = draw.configuration(configuration)
     locked = _lock_tables(tables)
     if MustHitProgressive.objects.filter(pit=pit, name=name).exists():
         raise ActionError(f"The pit already has a must-hit meter named {name}.")
     for table in locked:
         _check_linkable(table, pit)
-    hit_value, nonce = progressives.draw_hit_value(config)
+    hit_value, nonce = draw.draw_hit_value(config)
     meter = MustHitProgressive.objects.create(
         pit=pit,
         name=name,
@@ -139,7 +141,7 @@ def configure_must_hit(
         note=f"configuration {configuration}",
     )
     linked = _linked_names(meter)
-    sealed = progressives.commitment(hit_value, nonce)
+    sealed = draw.commitment(hit_value, nonce)
     for table in locked:
         record(table, actor, events.MustHitLinked(meter=name, linked=True, tables=linked))
         record(
@@ -182,7 +184,7 @@ def set_must_hit_configuration(
 ) -> MustHitProgressive:
     """Another configuration of Table 1: at once on a meter not yet live, else from its next
     reset (its parameters cannot change while it is live)."""
-    config = progressives.configuration(configuration)
+    config = draw.configuration(configuration)
     found, tables = _lock_meter(meter)
     for table in tables:
         _no_round_in_play(table)
@@ -193,7 +195,7 @@ def set_must_hit_configuration(
         found.configuration, found.next_configuration = configuration, None
         found.reset, found.maximum = config.reset, config.maximum
         found.increment_rate, found.amount = config.increment_rate, config.reset
-        found.hit_value, found.hit_nonce = progressives.draw_hit_value(config)
+        found.hit_value, found.hit_nonce = draw.draw_hit_value(config)
         found.updated_at, effective = timezone.now(), "now"
         work().save_now(found)
     parameters = _must_hit_parameters(found) | {"configuration": str(configuration)}
@@ -220,7 +222,7 @@ def set_must_hit_configuration(
             ),
         )
         if effective == "now":
-            sealed = progressives.commitment(found.hit_value, found.hit_nonce)
+            sealed = draw.commitment(found.hit_value, found.hit_nonce)
             record(
                 table,
                 actor,
