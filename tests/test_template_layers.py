@@ -43,6 +43,7 @@ TOP_LEVEL = {
     "dealer.html": "tablegame",  # tablegame.views_dealer
     "dealer_refused.html": "tablegame",
     "display.html": "tablegame",  # tablegame.views_display
+    "round_review.html": "tablegame",  # tablegame.views_review: read by surveillance and accounting
     "floor.html": "pit",  # pit.views.floor
     "floor_tables.html": "pit",
 }
@@ -57,6 +58,7 @@ STATIC = {
     "css/display.css": "tablegame",
     "js/display.js": "tablegame",
     "js/roads.js": "tablegame",
+    "css/round_review.css": "tablegame",
     "js/progressive_strip.js": "pit",  # tablegame's once the progressives package change is in
     "css/floor.css": "pit",
     "js/floor.js": "pit",
@@ -77,11 +79,6 @@ EXPECTED = {
     # moved by the progressives package change
     ("dealer.html", "template pit/_progressive_strip.html"),
     ("display.html", "template pit/_progressive_strip.html"),
-    # The round review (surveillance.review) is read by accounting too, and links back to it:
-    # to move down to tablegame, the record of a round, with a back link of the page's caller.
-    ("accounting/day.html", "url surveillance:round"),
-    ("accounting/rounds.html", "url surveillance:round"),
-    ("surveillance/round.html", "url accounting:day"),
 }
 
 USES = re.compile(
