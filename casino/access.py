@@ -138,8 +138,9 @@ RULES: Mapping[str, Rule] = {
     "page:surveillance:tile": _surveillance("watch the surveillance wall"),
     "page:surveillance:sequences": _surveillance("watch the surveillance wall"),
     "page:surveillance:rounds": _surveillance("search past rounds"),
-    # Accounting opens, read-only, the reviews its day report links each exception to.
-    "page:surveillance:round": Rule(
+    # The round review (tablegame's): surveillance's, and accounting opens, read-only, the
+    # reviews its day report links each exception to.
+    "page:round-review": Rule(
         SURVEILLANCE_ROOM | ACCOUNTS,
         "review a round from the record",
         "Only surveillance, or accounting from its reports, may review a round from the record: "

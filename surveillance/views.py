@@ -1,4 +1,7 @@
-"""The surveillance pages: the live wall of every table, the round search and the round review.
+"""The surveillance pages: the live wall of every table and the round search.
+
+The round review they link to is tablegame's (``tablegame.views_review``, read by accounting
+too); its old address here, ``/surveillance/rounds/<id>/``, sends bookmarks on (``round_moved``).
 
 Surveillance and the administrator only (``casino.access``: the room is independent of the pit
 it watches); anyone else logged in gets the 403 page saying so.
@@ -12,13 +15,13 @@ from typing import Any
 from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 
 from casino import access
 from surveillance.forms import check_time_range, time_range
 from surveillance.notices import notices_to_show
-from surveillance.review import round_for_review, round_review
 from surveillance.selectors import (
     RoundFilters,
     round_search,
@@ -116,10 +119,9 @@ def rounds(request: HttpRequest) -> HttpResponse:
     )
 
 
-@access.page("page:surveillance:round")
-def round_detail(request: HttpRequest, round_id: int) -> HttpResponse:
-    """A round told event by event from the record, with the hash chain checked."""
-    game = round_for_review(round_id)
-    if game is None:
-        raise Http404(f"There is no round {round_id}.")
-    return render(request, "surveillance/round.html", {"review": round_review(game)})
+@access.page("page:round-review")
+def round_moved(request: HttpRequest, round_id: int) -> HttpResponse:
+    """The review's old address: a permanent redirect to tablegame's, with the query kept."""
+    query = request.META.get("QUERY_STRING", "")
+    url = reverse("round-review", args=[round_id])
+    return redirect(f"{url}?{query}" if query else url, permanent=True)

@@ -1,11 +1,11 @@
 """The kinds of event a table records, each with its typed payload, title and sentence.
 
 Every action of ``tablegame.actions`` builds one of these payloads and hands it to
-``actions.common.record``; the surveillance review reads the stored event back through
-``casino.events.payload_of`` into the same class and tells it with :attr:`~Payload.title` and
-:meth:`~Payload.describe`. A field renamed here is renamed for the writer and the reader at once,
-and an event stored under the old name fails ``payload_of`` (and its test) instead of showing
-as an empty line in a review.
+``actions.common.record``; the round review (``tablegame.review``) reads the stored event back
+through ``casino.events.payload_of`` into the same class and tells it with :attr:`~Payload.title`
+and :meth:`~Payload.describe`. A field renamed here is renamed for the writer and the reader at
+once, and an event stored under the old name fails ``payload_of`` (and its test) instead of
+showing as an empty line in a review.
 
 Money is ``Decimal`` (stored as a string), seats and round numbers ``int`` (the dealer's seat is
 ``None`` where a seat may be the dealer's), wagers, hands, results and dispositions the rules

@@ -151,7 +151,9 @@
       hand("banker", game.banker, game.cards, game.banker_total),
     );
     drawResult(tile, game);
-    review.href = review.href.replace(/rounds\/\d+\/$/, `rounds/${game.id}/`);
+    const link = new URL(review.href);  // /rounds/<id>/?back=/surveillance/: the path changes
+    link.pathname = link.pathname.replace(/rounds\/\d+\/$/, `rounds/${game.id}/`);
+    review.href = link.href;
     review.textContent = `Review round ${game.number}`;
     return true;
   }

@@ -200,9 +200,7 @@ class IrregularityInfo(Document):
 
 
 class RoundInfo(Document):
-    id = serializers.IntegerField(
-        help_text="The round's key (its review: /surveillance/rounds/<id>/)."
-    )
+    id = serializers.IntegerField(help_text="The round's key (its review: /rounds/<id>/).")
     number = serializers.IntegerField()
     state = serializers.CharField()
     state_label = serializers.CharField()

@@ -79,12 +79,13 @@ def test_accounting_opens_the_review_an_override_links_to_and_may_not_act(staff,
     page = html.unescape(client.get(reverse("accounting:day"), {"day": today}).content.decode())
     passed = r"override — Shoe passed: Seat \d passes the shoe \(Slow play, floor's call\)"
     assert re.search(passed, page)
-    links = re.findall(r'href="(/surveillance/rounds/\d+/)"', page)
+    links = re.findall(r'href="(/rounds/\d+/\?back=[^"]*)"', page)
     assert links
     for link in set(links):
         review = client.get(link)
         assert review.status_code == 200, link
         assert reverse("surveillance:wall") not in review.content.decode()  # only its own pages
+        assert f'<a id="back" href="/accounting/?day={today}">Back</a>' in review.content.decode()
         forms = re.findall(r"<form[^>]*>", review.content.decode())
         assert all('action="/logout/"' in form for form in forms)  # nothing there to act with
     # Still not the surveillance room: no wall, no round search, and no command at a table.

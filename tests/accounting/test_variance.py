@@ -46,5 +46,5 @@ def test_the_page_links_the_flag_to_the_rounds_and_the_void_to_its_review(played
         f"{rounds}&amp;table={played_day.s42.pk}" in html
     )  # tests/accounting/test_variance_rounds
     void = played_day.mb.rounds.get(state="void")
-    assert reverse("surveillance:round", args=[void.pk]) in html
+    assert reverse("round-review", args=[void.pk]) in html
     assert "differ by $350.00" in html

@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from tablegame import actions
 from tablegame.models import Round, Table
@@ -108,9 +109,12 @@ def test_the_rounds_page_links_each_round_to_its_review_and_only_accounting_open
     page = accounting.get(href).content.decode()
     across = across_the_start["across"]
     assert isinstance(across, Round) and across.settled_at is not None
-    review = reverse("surveillance:round", args=[across.pk])
-    assert f'href="{review}"' in page
-    assert accounting.get(review).status_code == 200
+    review = reverse("round-review", args=[across.pk])
+    back = href.replace("?", "%3F").replace("=", "%3D").replace("&", "%26")
+    assert f'href="{review}?back={back}"' in page  # the review links back to this page
+    assert f'<a id="back" href="{escape(href)}">Back</a>' in (
+        accounting.get(review, {"back": href}).content.decode()
+    )
     assert "2 rounds: 2 settled, 0 void; $600.00 wagered." in page
     for username in ("floor", "pitboss", "dealer"):
         other = Client()

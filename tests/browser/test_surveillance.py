@@ -105,7 +105,7 @@ def test_surveillance_watches_the_wall_live_and_reviews_a_round(floor_staff, liv
     assert page.locator("#rounds tr.flagged").count() == 1  # round 2, with its irregularity
     shot(page, "surveillance-rounds")
 
-    page.goto(f"{live_server.url}/surveillance/rounds/{reviewed.pk}/")
+    page.goto(f"{live_server.url}/rounds/{reviewed.pk}/")
     page.wait_for_selector("#events")
     assert "Chain intact" in page.inner_text("#chain")
     actions_seen = page.eval_on_selector_all(
@@ -130,7 +130,7 @@ def test_surveillance_watches_the_wall_live_and_reviews_a_round(floor_staff, liv
         )
     page = log_in(browser.start(), live_server, "surveillance")
     page.set_viewport_size({"width": 1600, "height": 1000})
-    page.goto(f"{live_server.url}/surveillance/rounds/{reviewed.pk}/")
+    page.goto(f"{live_server.url}/rounds/{reviewed.pk}/")
     assert f"Chain broken at event {changed.sequence}" in page.inner_text("#chain")
     assert "K♠" in page.inner_text(f"tr[data-sequence='{changed.sequence}']")
     assert page.locator("#differences").is_visible()

@@ -103,7 +103,7 @@ def test_the_record_names_the_dealer_of_each_round(db, dealer, floor, second_dea
     watcher = Client()
     watcher.force_login(staff["surveillance"])
     for game, name in ((first, "dealer"), (second, "dealer2")):
-        page = watcher.get(f"/surveillance/rounds/{game.pk}/").content.decode()
+        page = watcher.get(f"/rounds/{game.pk}/").content.decode()
         assert f'<dt>Dealer</dt><dd id="dealt-by">{name}</dd>' in page
 
 

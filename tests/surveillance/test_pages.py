@@ -1,4 +1,5 @@
-"""The surveillance pages: the live wall, the round search and the round review from the record."""
+"""The surveillance pages: the live wall, the round search, and the round review from the record
+(tablegame's page at ``/rounds/<id>/``, which surveillance opens from its wall and search)."""
 
 from __future__ import annotations
 
@@ -107,12 +108,12 @@ def test_an_anonymous_visitor_is_sent_to_log_in(staff):
     client = client_for(None)
     for url in [
         *URLS,
-        f"/surveillance/rounds/{game.pk}/",
+        f"/rounds/{game.pk}/",
         f"/surveillance/tables/{table.pk}/tile/",
     ]:
         response = client.get(url)
         assert response.status_code == 302, url
-        assert response["Location"].startswith("/login/?next=/surveillance/")
+        assert response["Location"].startswith(f"/login/?next={url}")
 
 
 @pytest.mark.parametrize("username", ["dealer", "floor", "pitboss", "clerk", "accounting"])
@@ -123,7 +124,7 @@ def test_the_gaming_operation_is_refused_and_told_why(staff, username):
     client = client_for(username)
     urls = [*URLS, f"/surveillance/tables/{table.pk}/tile/"]
     if username != "accounting":  # accounting reviews the rounds its reports link to
-        urls.append(f"/surveillance/rounds/{game.pk}/")
+        urls += [f"/rounds/{game.pk}/", f"/surveillance/rounds/{game.pk}/"]  # and its old address
     for url in urls:
         response = client.get(url)
         assert response.status_code == 403, url
@@ -139,7 +140,7 @@ def test_surveillance_and_the_administrator_may_watch(staff, username):
     client = client_for(username)
     for url in [
         *URLS,
-        f"/surveillance/rounds/{game.pk}/",
+        f"/rounds/{game.pk}/",
         f"/surveillance/tables/{table.pk}/tile/",
     ]:
         assert client.get(url).status_code == 200, url
@@ -180,7 +181,7 @@ def test_a_tile_shows_the_shoe_the_round_the_layout_the_wagers_and_the_result(st
     assert "Banker 9 9♣ K♠" in words
     assert "$140.00 · 2 wagers" in words
     assert "Banker wins, 9 over 6" in words
-    assert f'href="/surveillance/rounds/{game.pk}/"' in tile
+    assert f'href="/rounds/{game.pk}/?back=/surveillance/"' in tile  # the review, back to the wall
     assert f'data-sequence="{Event.objects.filter(chain__table=table).count()}"' in tile
 
 
@@ -406,7 +407,7 @@ def test_the_review_tells_the_round_event_by_event(staff):
         actions.deal_card(table, card=card, actor=staff["pitboss"] if card == "5S" else dealer)
     game = actions.settle_round(table, actor=dealer)
 
-    rows = events_of(page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/"))
+    rows = events_of(page_of(client_for("surveillance"), f"/rounds/{game.pk}/"))
     assert [action for _, action, _ in rows] == [
         "round_opened",
         "wager_placed",
@@ -447,7 +448,7 @@ def test_the_review_shows_utc_and_local_time(staff):
     game = play(table, dealer, [(1, "banker", "100")], BANKER_NATURAL)
     event = Event.objects.filter(chain__table=table, action="round_settled").get()
     zone = zoneinfo.ZoneInfo(table.pit.casino.time_zone)
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{game.pk}/")
     settled = next(w for _, a, w in events_of(page) if a == "round_settled")
     assert event.created_at.astimezone(zone).strftime("%H:%M:%S") in settled
     assert event.created_at.astimezone(datetime.UTC).strftime("%H:%M:%S") in settled
@@ -458,7 +459,7 @@ def test_the_review_lists_the_final_cards_wagers_and_settlement_steps(staff):
     dealer = staff["dealer"]
     table = ready_table("ma-mini", dealer, staff["floor"])
     game = play(table, dealer, [(1, "banker", "100"), (5, "player", "40")], BANKER_NATURAL)
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{game.pk}/")
     final = text_of(part_of(page, r'<section class="card layout-final">.*?</section>'))
     assert "Player 6 1 4♥ 3 2♠ Banker 9 2 9♣ 4 K♠" in final
     assert "Banker wins, 9 over 6" in final
@@ -482,7 +483,7 @@ def test_the_review_shows_an_irregularity_with_its_instruction(staff):
     table = ready_table("ma-mini", dealer, staff["floor"])
     game = mid_round_with_irregularity(table, dealer)
     irregularity = game.irregularities.get()
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{game.pk}/")
     row = next(w for _, a, w in events_of(page) if a == "irregularity")
     assert "Card found face up: 5♠" in row
     assert f"Instruction: {irregularity.instruction}" in row
@@ -501,7 +502,7 @@ def test_a_tampered_event_shows_the_broken_chain(staff):
                WHERE id = %s""",
             [third.pk],
         )
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{game.pk}/")
     assert "Chain intact" not in page
     chain = text_of(part_of(page, r'<div class="chain broken".*?</div>'))
     assert f"Chain broken at event {third.sequence}:" in chain
@@ -520,7 +521,7 @@ def test_a_card_row_changed_behind_the_records_back_is_shown(staff):
     table = ready_table("ma-mini", dealer, staff["floor"])
     game = play(table, dealer, [(1, "banker", "100")], BANKER_NATURAL)
     Card.objects.filter(round=game, position=2).update(code="8C")
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{game.pk}/")
     differences = text_of(part_of(page, r'<div class="differences".*?</div>'))
     assert (
         "Card 2: the record has 9♣ to the Banker's hand, the stored row 8♣ to the Banker's hand."
@@ -544,17 +545,53 @@ def test_a_round_of_an_earlier_shoe_shows_only_its_own_events(staff):
     actions.burn_cards(table, first_card="3D", actor=dealer)
     second = play(table, dealer, [(2, "player", "60")], PLAYER_DRAWS)
     assert (first.number, second.number) == (1, 1)
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{first.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{first.pk}/")
     cards = [w for _, a, w in events_of(page) if a == "card_dealt"]
     assert len(cards) == 4 and "4♥" in cards[0]
     assert "60.00" not in text_of(page.split('id="events"')[1].split("</table>")[0])
-    page = page_of(client_for("surveillance"), f"/surveillance/rounds/{second.pk}/")
+    page = page_of(client_for("surveillance"), f"/rounds/{second.pk}/")
     assert len([w for _, a, w in events_of(page) if a == "card_dealt"]) == 6
     assert 'id="differences"' not in page
 
 
 def test_a_missing_round_is_404(staff):
-    assert client_for("surveillance").get("/surveillance/rounds/999999/").status_code == 404
+    assert client_for("surveillance").get("/rounds/999999/").status_code == 404
+
+
+def test_the_reviews_old_address_sends_a_bookmark_on_for_good(staff):
+    table = ready_table("ma-mini", staff["dealer"], staff["floor"])
+    game = play(table, staff["dealer"], [(1, "banker", "100")], BANKER_NATURAL)
+    client = client_for("surveillance")
+    response = client.get(f"/surveillance/rounds/{game.pk}/")
+    assert (response.status_code, response["Location"]) == (301, f"/rounds/{game.pk}/")
+    response = client.get(f"/surveillance/rounds/{game.pk}/?back=/surveillance/")
+    assert response["Location"] == f"/rounds/{game.pk}/?back=/surveillance/"
+
+
+def test_the_review_goes_back_to_the_page_that_linked_to_it(staff):
+    """The round search's links carry the search, filters and all, and the review links back."""
+    table = ready_table("ma-mini", staff["dealer"], staff["floor"])
+    game = play(table, staff["dealer"], [(1, "banker", "100")], BANKER_NATURAL)
+    client = client_for("surveillance")
+    search = f"/surveillance/rounds/?table={table.pk}&shoe=1"
+    link = re.search(r'<a href="(/rounds/\d+/\?back=[^"]+)">Review</a>', page_of(client, search))
+    assert link is not None
+    review = page_of(client, html_lib.unescape(link[1]))
+    assert f'<a id="back" href="{html_lib.escape(search)}">Back</a>' in review
+    assert "/accounting/" not in review and 'href="/surveillance/"' not in review  # only its own
+    assert f"/rounds/{game.pk}/" in link[1]
+
+
+@pytest.mark.parametrize(
+    "back",
+    ["https://evil.example/", "//evil.example/", "/\\evil.example/", "/\t/evil", "javascript:x"],
+)
+def test_the_review_shows_no_way_back_to_another_site(staff, back):
+    table = ready_table("ma-mini", staff["dealer"], staff["floor"])
+    game = play(table, staff["dealer"], [(1, "banker", "100")], BANKER_NATURAL)
+    response = client_for("surveillance").get(f"/rounds/{game.pk}/", {"back": back})
+    assert response.status_code == 200
+    assert 'id="back"' not in response.content.decode()
 
 
 def test_a_simulated_round_starts_with_the_disclosed_card_and_the_round_it_interrupted_resumes(
@@ -572,7 +609,7 @@ def test_a_simulated_round_starts_with_the_disclosed_card_and_the_round_it_inter
     actions.settle_round(table, actor=dealer)
     client = client_for("surveillance")
 
-    page = page_of(client, f"/surveillance/rounds/{simulated.pk}/")
+    page = page_of(client, f"/rounds/{simulated.pk}/")
     rows = events_of(page)
     assert [a for _, a, _ in rows] == ["irregularity", *["card_dealt"] * 3, "round_settled"]
     assert "5♠" in rows[0][2] and "Round 1:" in rows[0][2]
@@ -580,7 +617,7 @@ def test_a_simulated_round_starts_with_the_disclosed_card_and_the_round_it_inter
     assert "Player 9 1 5♠ 3 4♦ Banker 8 2 8♥ 4 10♣" in final
     assert 'id="differences"' not in page
 
-    page = page_of(client, f"/surveillance/rounds/{interrupted.pk}/")
+    page = page_of(client, f"/rounds/{interrupted.pk}/")
     rows = events_of(page)
     assert [a for _, a, _ in rows][:6] == [
         "round_opened",

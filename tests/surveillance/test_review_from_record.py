@@ -25,7 +25,7 @@ __all__ = ["dealer", "floor", "staff"]  # the demo floor's fixtures
 
 
 def review_of(game: Round) -> str:
-    return page_of(client_for("surveillance"), f"/surveillance/rounds/{game.pk}/")
+    return page_of(client_for("surveillance"), f"/rounds/{game.pk}/")
 
 
 def section(page: str, pattern: str) -> str:

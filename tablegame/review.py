@@ -5,6 +5,10 @@ event is read back into its kind's payload class (``tablegame.events``), which g
 and sentence; every figure the review shows (cards, wagers and their settlement, winner, totals,
 announcement, steps, irregularities) comes from those payloads, and ``differences`` names each
 stored row that says something else.
+
+It is tablegame's, the record of a round, below the apps that read it: surveillance opens it from
+its wall and round search, accounting from the exceptions of its day report (the page is
+``tablegame.views_review``).
 """
 
 from __future__ import annotations
@@ -27,14 +31,6 @@ from baccarat.wagers import Result
 from casino.events import KINDS, PayloadMismatch, event_lookup, payload_of
 from casino.models import Event
 from casino.record import ChainReport, verify_chain
-from surveillance.selectors import (
-    STEP_ACTIONS,
-    CardFace,
-    card_face,
-    casino_zone,
-    hand_total,
-    wager_label,
-)
 from tablegame.events import (
     ROUND_KINDS,
     CardCorrected,
@@ -52,6 +48,7 @@ from tablegame.events import (
     WagerPlaced,
     WagerWithdrawn,
 )
+from tablegame.faces import STEP_ACTIONS, CardFace, card_face, casino_zone, hand_total, wager_label
 from tablegame.models import Irregularity, Round, SettlementStep, Wager
 
 
