@@ -1,6 +1,7 @@
 # make run: the embedded demo on http://127.0.0.1:8000 (SQLite, in-memory channels, eager Celery).
 # make test: lint, then pytest against the local PostgreSQL and Redis.
-# make test-fast: pytest without the slow tests (browsers, servers, workers, real commits, fuzzers), no lint.
+# make test-fast: pytest without the slow tests (browsers, servers, workers, processes, real commits,
+# fuzzers), no lint.
 .DEFAULT_GOAL := run
 .PHONY: run test test-fast lint bench clean venv
 
@@ -37,8 +38,8 @@ test: $(STAMP)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest
 
 # What a developer runs between changes: every test but those marked slow in tests/conftest.py
-# (Chromium, live servers, Celery workers, the load simulator, tests that commit for real, the
-# fuzzers); `make lint` apart.
+# (Chromium, live servers, Celery workers, the load simulator, tests that commit for real, start
+# manage.py or build a SQLite database, the fuzzers); `make lint` apart.
 test-fast: $(STAMP)
 	scripts/ensure_services.sh
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest -m "not slow"

@@ -33,12 +33,21 @@ SLOW_FIXTURES = frozenset(
 )
 #: Directories whose every test is slow: Chromium, and the load simulator under uvicorn/gunicorn.
 SLOW_DIRECTORIES = (TESTS / "browser", TESTS / "bench")
+#: Modules whose every test starts ``manage.py`` in a new interpreter (about 1.5 s each) or builds
+#: the embedded demo's SQLite database from the migrations.
+SLOW_MODULES = (
+    TESTS / "test_commands.py",
+    TESTS / "test_demo_deals_on_sqlite.py",
+    TESTS / "test_sqlite_writers.py",
+    TESTS / "record" / "test_sqlite_triggers.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``slow`` every test that starts a browser, a server, a worker or the load simulator,
-    commits to the database for real, or runs the fuzzers (``make test-fast`` leaves them out):
-    by the fixtures it uses, its ``django_db`` marker, its directory, and the ``fuzz`` marker."""
+    commits to the database for real, starts ``manage.py`` or builds a SQLite database, or runs
+    the fuzzers (``make test-fast`` leaves them out): by the fixtures it uses, its ``django_db``
+    marker, its directory or module, and the ``fuzz`` marker."""
     slow = pytest.mark.slow
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
@@ -47,6 +56,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             fixtures & SLOW_FIXTURES
             or _commits(item)
             or any(path.is_relative_to(place) for place in SLOW_DIRECTORIES)
+            or path in SLOW_MODULES
             or item.get_closest_marker("fuzz") is not None
         ):
             item.add_marker(slow)

@@ -232,6 +232,7 @@ print("verified", check_day(casino, day).ok, len(_tallies()) > 0)
 """
 
 
+@pytest.mark.slow  # builds the embedded demo's SQLite database from the migrations
 def test_the_embedded_demo_on_sqlite_tallies_its_settlements_as_well(tmp_path):
     """``make run`` (SQLite): the tallies are written through the ORM, and agree with the
     record."""
