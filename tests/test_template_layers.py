@@ -60,6 +60,7 @@ STATIC = {
     "js/display.js": "tablegame",
     "js/roads.js": "tablegame",
     "css/round_review.css": "tablegame",
+    "css/cards.css": "tablegame",  # cards and hands: the round review and the wall
     "js/progressive_strip.js": "tablegame",  # a table's meters (tablegame.progressives)
     "css/floor.css": "pit",
     "js/floor.js": "pit",
