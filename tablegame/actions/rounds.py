@@ -15,6 +15,7 @@ from baccarat.cards import Card, CardError
 from baccarat.cutcard import ShoeCall, after_round, may_deal_round
 from baccarat.drawing import Coup, IllegalDeal
 from baccarat.errors import RulesError
+from baccarat.irregularities import enough_cards
 from baccarat.money import parse_amount
 from baccarat.outcome import Hand, Outcome
 from baccarat.profiles import RulesSubmission
@@ -61,7 +62,6 @@ from tablegame.models import (
 from tablegame.work import work
 
 State = Round.State
-MOST_CARDS_A_COUP_NEEDS = 6
 
 
 def wager_order(w: Wager) -> tuple[int, str]:
@@ -752,7 +752,7 @@ def void_round(table: Table, *, reason: str, actor: Actor, approver: User | None
         check_approver(approver, actor, "authority:void_any_round", "the void")
     left = game.shoe.physical_cards_left
     supervisor = approver is not None or access.decide(actor, "authority:void_any_round").allowed
-    if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:
+    if enough_cards(left) and not supervisor:
         raise ActionError(
             f"The shoe still holds about {left} cards: a round is void when the shoe runs out "
             "(000 §13(e)); a floorperson may void it, or approve its void, for another reason."
