@@ -1,11 +1,12 @@
 """The unit of work: how every action writes, and keeps the state in play it changed.
 
-A dealer's tap is three statements: the table's lock, one read of its state in play
-(``tablegame.live``), one write. That one write is this unit's: inside a command of the API
-(``tablegame.actions.common.command``) the actions' writes wait in the command's unit, and
-:meth:`Work.flush` runs them with the command's record in one statement (``casino.rows``, the SQL
-underneath). Outside a command (tests, the console, management commands) :func:`work` is a unit
-that writes at once, so an action run there behaves as it always did.
+A dealer's tap is the table's lock, the read of its state in play (``tablegame.live``), and the
+write (each command's statements are counted in ``tests/api/test_query_budgets.py``). That write
+is this unit's: inside a command of the API (``tablegame.actions.common.command``) the actions'
+writes wait in the command's unit, and :meth:`Work.flush` runs them with the command's record in
+one statement (``casino.rows``, the SQL underneath). Outside a command (tests, the console,
+management commands) :func:`work` is a unit that writes at once, so an action run there behaves
+as it always did.
 
 The actions reach their unit through :func:`work` alone:
 

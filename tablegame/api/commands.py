@@ -8,11 +8,11 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 (inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
-stored with the key in a transaction of its own. A card is three statements of its own: the
-lock, the read, and one write (the shoe's count, the card, its event and the command record,
-flushed by the command's unit of work, ``tablegame.work``), and so is a wager, and a settlement
-whatever the number of wagers (five where it marks vigorish: the markers are written, then read
-for the answer) (``tests/api/test_query_budgets``).
+stored with the key in a transaction of its own. A card is the lock, the read, and the write
+(the shoe's count, the card, its event and the command record, flushed together by the
+command's unit of work, ``tablegame.work``), and so is a wager, and a settlement whatever the
+number of wagers (where it marks vigorish, the markers are written, then read for the answer).
+How many statements each command may run is ``tests/api/test_query_budgets.py``'s to say.
 
 A table whose row another transaction holds keeps a command waiting up to PostgreSQL's lock
 timeout (``config.env``), then answers 503 busy. So that one such table cannot take every thread
