@@ -15,6 +15,7 @@ The actions reach their unit through :func:`work` alone:
 - ``save(row, fields)``: a row's fields changed (waits; fields merged per row, written as they
   stand at the flush), ``save_many(rows, fields)``: one statement for many rows;
   ``add_up(...)``: figures added to tallies (``rows.upsert_add``, waits);
+- ``delete(found)``: the rows of a queryset gone (a wager withdrawn, seats taken away; waits);
 - ``add_to``, ``drop_from``, ``keep``, ``forget``, ``relate``: the caches of the state in play
   (the round's wagers, cards and steps, a row's related rows) kept as the writes leave them, so
   that nothing reads them back;
@@ -35,6 +36,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from django.db.models.sql import DeleteQuery
 
 from casino import rows
 
@@ -43,6 +45,7 @@ M = TypeVar("M", bound=models.Model)
 #: A write waiting: a row and the fields to update (written as they stand at the flush), or a
 #: statement made already.
 _Waiting = tuple[models.Model, tuple[str, ...]] | rows.Statement
+_ADDED_AND_GONE = "rows of one table added and deleted in one unit: delete them now"
 
 
 class Work:
@@ -54,6 +57,7 @@ class Work:
         self._new: list[models.Model] = []
         self._waiting: list[_Waiting] = []
         self._tables: set[str] = set()
+        self._deleted: set[str] = set()
         self.flushing = False
         """While ``flush`` runs its statement (the one statement that may name the tables)."""
         self.game: Any = None
@@ -70,6 +74,7 @@ class Work:
         settlement step): written with the command's record; outside a command, now."""
         if not self.waits:
             return rows.insert(row)
+        assert row._meta.db_table not in self._deleted, _ADDED_AND_GONE
         self._new.append(row)
         self._tables.add(row._meta.db_table)
         return row
@@ -133,6 +138,28 @@ class Work:
         self._tables.update(a.model._meta.db_table for a in additions)
         self._waiting.extend(rows.upsert_add_statements(*additions, sql=sql))
 
+    def delete(self, found: models.QuerySet[Any], *, now: bool = False) -> None:
+        """The rows of ``found`` gone: inside a command on PostgreSQL, deleted with its record
+        (one statement's parts run in no set order, so a unit adds no row to a table it deletes
+        from: the new row might meet the old one's key); otherwise, or ``now`` (the command reads
+        the table again), now. ``found`` filters its own table alone, and no row refers to its
+        model's (nothing cascades; Django's ``delete()`` would collect them). Their kept lists:
+        ``drop_from``."""
+        model = found.model
+        assert not model._meta.related_objects, f"rows refer to {model.__name__}: not deleted so"
+        if now or not self._updates_wait():
+            found.delete()
+            return
+        query = found.query.chain(DeleteQuery)
+        used = [alias for alias in query.alias_map if query.alias_refcount[alias]]
+        assert len(used) == 1, "a delete filters its own table alone"
+        sql, values = query.get_compiler(found.db).as_sql()
+        table = model._meta.db_table
+        assert not any(type(row)._meta.db_table == table for row in self._new), _ADDED_AND_GONE
+        self._tables.add(table)
+        self._deleted.add(table)
+        self._waiting.append((sql, list(values)))
+
     def _updates_wait(self) -> bool:
         return self.waits and connection.vendor == "postgresql"
 
@@ -142,7 +169,8 @@ class Work:
 
     def flush(self, then: M | None = None) -> M | None:
         """Write what waits, then ``then`` (the command's record, its key read back), in one
-        statement: the updates and tallies in the order asked, then the new rows by model."""
+        statement: the updates, tallies and deletes in the order asked, then the new rows by
+        model."""
         made: list[rows.Statement] = []
         for first, second in self._waiting:
             if isinstance(first, models.Model):
@@ -156,6 +184,7 @@ class Work:
         finally:
             self.flushing = False
             self._tables.clear()
+            self._deleted.clear()
 
     # The state in play.
 

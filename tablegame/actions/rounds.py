@@ -271,15 +271,16 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     game = _round(table)
     if game.state != State.BETTING:
         raise ActionError("No more bets: a wager may not be withdrawn now.")
-    deleted, _ = Wager.objects.filter(round=game, seat=seat, type=wager).delete()
-    if not deleted:
+    if not any((w.seat, w.type) == (seat, wager) for w in game.wagers.all()):
         raise ActionError(f"Seat {seat} has no {wager} wager.")
+    work().delete(Wager.objects.filter(round=game, seat=seat, type=wager))
     work().drop_from(game, "wagers", lambda w: (w.seat, w.type) == (seat, wager))
     record(
         table,
         actor,
         events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(wager)),
     )
+    work().changed(game=game)  # its wagers as kept: the answer reads them not again
 
 
 @action

@@ -130,16 +130,18 @@ def receive_decks(
         back_colour = back_colour or f"batch {batch_for_shoe(number) + 1}"
     in_shoe = decks // 2 if batched else decks
     ready = State.SHUFFLED if preinspected else (State.RECEIVED if new_decks else State.WASHED)
-    shoe = Shoe.objects.create(
-        table=table,
-        number=number,
-        decks=in_shoe,
-        automatic_shuffler=automatic_shuffler,
-        batch=batch_for_shoe(number) if batched else None,
-        back_colour=back_colour,
-        preinspected=preinspected,
-        state=ready,
-        remaining=fresh_counts(in_shoe),
+    shoe = work().add_now(
+        Shoe(
+            table=table,
+            number=number,
+            decks=in_shoe,
+            automatic_shuffler=automatic_shuffler,
+            batch=batch_for_shoe(number) if batched else None,
+            back_colour=back_colour,
+            preinspected=preinspected,
+            state=ready,
+            remaining=fresh_counts(in_shoe),
+        )
     )
     if new_decks:
         due = now + DECKS_LAST
@@ -297,16 +299,18 @@ def respread_idle_shoe(
     refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())
     batched = shoe.batch is not None
-    fresh = Shoe.objects.create(
-        table=table,
-        number=shoe.number + 1,
-        decks=shoe.decks,
-        automatic_shuffler=shoe.automatic_shuffler,
-        batch=None if shoe.batch is None else 1 - shoe.batch,
-        back_colour="" if batched else shoe.back_colour,
-        state=State.SHUFFLED if shoe.automatic_shuffler else State.SPREAD,
-        shuffle=["machine"] if shoe.automatic_shuffler else [],
-        remaining=fresh_counts(shoe.decks),
+    fresh = work().add_now(
+        Shoe(
+            table=table,
+            number=shoe.number + 1,
+            decks=shoe.decks,
+            automatic_shuffler=shoe.automatic_shuffler,
+            batch=None if shoe.batch is None else 1 - shoe.batch,
+            back_colour="" if batched else shoe.back_colour,
+            state=State.SHUFFLED if shoe.automatic_shuffler else State.SPREAD,
+            shuffle=["machine"] if shoe.automatic_shuffler else [],
+            remaining=fresh_counts(shoe.decks),
+        )
     )
     record(
         table,
