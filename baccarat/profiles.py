@@ -347,7 +347,7 @@ def _problems(p: RulesSubmission) -> list[str]:
         out.append("a winning Tie Wager pays at least 8 to 1")
     if p.commission is Commission.ON_BANKER_WIN and p.commission_rate not in _RATES:
         out.append("commission is 4 % or 5 % of the amount won")
-    if p.vigorish_rounding is not None and p.vigorish_rounding not in _ROUNDINGS:
+    if p.vigorish_rounding is not None and p.vigorish_rounding not in VIGORISH_ROUNDINGS:
         out.append("commission is rounded up to 5¢ or 25¢, or not rounded")
     if not Decimal(0) < p.house_money_ride_portion <= 1:
         out.append("the House Money ride portion is a share between 0 and 1")
@@ -370,7 +370,8 @@ def _problems(p: RulesSubmission) -> list[str]:
 
 
 _RATES = (Decimal("0.04"), Decimal("0.05"))
-_ROUNDINGS = (Decimal("0.05"), Decimal("0.25"))
+#: The steps commission may be rounded up to (000 §12(c), 002 (c)(3)(i)); None: not rounded.
+VIGORISH_ROUNDINGS = (Decimal("0.05"), Decimal("0.25"))
 
 _MA_SIDE = frozenset({WagerType.DRAGON_BONUS_PLAYER, WagerType.DRAGON_BONUS_BANKER})
 _MA_MINI = RulesSubmission(
@@ -575,6 +576,7 @@ def _collection_fees(raw: Any) -> CollectionFees | None:
 __all__ = [
     "DECK_LIMITS",
     "PROFILES",
+    "VIGORISH_ROUNDINGS",
     "CollectionFees",
     "Commission",
     "CutOffer",

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +15,9 @@ from baccarat.cards import Card, burn_count
 from baccarat.composition import Composition
 from baccarat.errors import RulesError
 from baccarat.profiles import RulesSubmission, ShuffleProcedure
+
+#: The longest the decks of a table changed every 24 hours stay in use (000 §3(c)).
+DECKS_LAST = datetime.timedelta(hours=24)
 
 
 def check_decks(rules: RulesSubmission, decks: int, *, automatic_shuffler: bool = False) -> None:

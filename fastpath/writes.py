@@ -1,12 +1,13 @@
 """A unit of work's writes: held until one statement runs them all, or run at once.
 
 A command's writes that nothing reads back before it ends (new rows whose keys it does not need,
-fields changed, figures added to tallies) wait in a :class:`Writes` and :meth:`Writes.flush`
-runs them with the command's last row (its record) in one statement (``rows.insert_then``); a
-:class:`Writes` that does not wait writes each one at once. It also keeps the caches of the rows
-it changed (their related rows and prefetched lists, ``related``) as the writes leave them, so
-that nothing reads them back. Which unit is in force, and when it flushes, is decided above
-(the tables' unit of work, ``tablegame.work``); nothing here knows which models it writes.
+fields changed, figures added to tallies, rows deleted) wait in a :class:`Writes` and
+:meth:`Writes.flush` runs them with the command's last row (its record) in one statement
+(``rows.insert_then``); a :class:`Writes` that does not wait writes each one at once. It also
+keeps the caches of the rows it changed (their related rows and prefetched lists, ``related``)
+as the writes leave them, so that nothing reads them back. Which unit is in force, and when it
+flushes, is decided above (the tables' unit of work, ``tablegame.work``); nothing here knows
+which models it writes.
 
 The rule that makes waiting safe, a write may wait only if nothing reads its table before the
 flush, is the caller's: :meth:`Writes.tables` names the tables whose writes wait, and
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from django.db.models.sql import DeleteQuery
 
 from fastpath import related, rows
 
@@ -27,6 +29,7 @@ M = TypeVar("M", bound=models.Model)
 #: A write waiting: a row and the fields to update (written as they stand at the flush), or a
 #: statement made already.
 _Waiting = tuple[models.Model, tuple[str, ...]] | rows.Statement
+_ADDED_AND_GONE = "rows of one table added and deleted in one unit: delete them now"
 
 
 class Writes:
@@ -38,6 +41,7 @@ class Writes:
         self._new: list[models.Model] = []
         self._waiting: list[_Waiting] = []
         self._tables: set[str] = set()
+        self._deleted: set[str] = set()
         self.flushing = False
         """While ``flush`` runs its statement (the one statement that may name the tables)."""
 
@@ -48,6 +52,7 @@ class Writes:
         command's last row (``flush``); when not waiting, now."""
         if not self.waits:
             return rows.insert(row)
+        assert row._meta.db_table not in self._deleted, _ADDED_AND_GONE
         self._new.append(row)
         self._tables.add(row._meta.db_table)
         return row
@@ -111,6 +116,28 @@ class Writes:
         self._tables.update(a.model._meta.db_table for a in additions)
         self._waiting.extend(rows.upsert_add_statements(*additions, sql=sql))
 
+    def delete(self, found: models.QuerySet[Any], *, now: bool = False) -> None:
+        """The rows of ``found`` gone: when waiting on PostgreSQL, deleted with the last row
+        (one statement's parts run in no set order, so a unit adds no row to a table it deletes
+        from: the new row might meet the old one's key); otherwise, or ``now`` (the command reads
+        the table again), now. ``found`` filters its own table alone, and no row refers to its
+        model's (nothing cascades; Django's ``delete()`` would collect them). Their kept lists:
+        ``drop_from``."""
+        model = found.model
+        assert not model._meta.related_objects, f"rows refer to {model.__name__}: not deleted so"
+        if now or not self._updates_wait():
+            found.delete()
+            return
+        query = found.query.chain(DeleteQuery)
+        used = [alias for alias in query.alias_map if query.alias_refcount[alias]]
+        assert len(used) == 1, "a delete filters its own table alone"
+        sql, values = query.get_compiler(found.db).as_sql()
+        table = model._meta.db_table
+        assert not any(type(row)._meta.db_table == table for row in self._new), _ADDED_AND_GONE
+        self._tables.add(table)
+        self._deleted.add(table)
+        self._waiting.append((sql, list(values)))
+
     def _updates_wait(self) -> bool:
         return self.waits and connection.vendor == "postgresql"
 
@@ -120,7 +147,8 @@ class Writes:
 
     def flush(self, then: M | None = None) -> M | None:
         """Write what waits, then ``then`` (the command's record, its key read back), in one
-        statement: the updates and tallies in the order asked, then the new rows by model."""
+        statement: the updates, tallies and deletes in the order asked, then the new rows by
+        model."""
         made: list[rows.Statement] = []
         for first, second in self._waiting:
             if isinstance(first, models.Model):
@@ -134,6 +162,7 @@ class Writes:
         finally:
             self.flushing = False
             self._tables.clear()
+            self._deleted.clear()
 
     # The caches of the rows written.
 

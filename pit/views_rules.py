@@ -18,6 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from baccarat.profiles import (
     PROFILES,
+    VIGORISH_ROUNDINGS,
     RulesSubmission,
     SettlementProcedure,
     TableType,
@@ -117,7 +118,7 @@ def option_rows(rules: RulesSubmission) -> list[dict[str, Any]]:
         elif kind == "bool":
             choices = ["yes", "no"]
         elif kind == "rounding":
-            choices = ["0.05", "0.25", "none"]
+            choices = [*(str(step) for step in VIGORISH_ROUNDINGS), "none"]
         rows.append(
             {
                 "key": f.name,

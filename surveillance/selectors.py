@@ -158,7 +158,8 @@ def _latest(queryset: QuerySet[Any], *order: str) -> Subquery:
 
 
 def wall_tiles(*, table_ids: Iterable[int] | None = None) -> list[TableTile]:
-    """A tile for every table (or for ``table_ids``), in seven queries whatever their number.
+    """A tile for every table (or for ``table_ids``), in a fixed number of queries whatever the
+    number of tables (``tests/surveillance/test_pages.py`` counts them).
 
     Queries: the tables (with their current shoe, current round, last result and last event
     picked by subqueries), their Rules Submissions, the shoes (with their last round), the rounds

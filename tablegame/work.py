@@ -1,7 +1,8 @@
 """The unit of work: how every action writes, and keeps the state in play it changed.
 
-A dealer's tap is three statements: the table's lock, one read of its state in play
-(``tablegame.live``), one write. That one write is this unit's: inside a command of the API
+A dealer's tap is the table's lock, the read of its state in play (``tablegame.live``), and the
+write (each command's statements are counted in ``tests/api/test_query_budgets.py``). That write
+is this unit's: inside a command of the API
 (``tablegame.actions.common.command``) the actions' writes wait in the command's unit, and
 :meth:`Work.flush` runs them with the command's record in one statement. How writes wait and are
 flushed, and how the caches are kept, is ``fastpath.writes`` (``fastpath.rows``, the SQL
@@ -17,6 +18,7 @@ The actions reach their unit through :func:`work` alone:
 - ``save(row, fields)``: a row's fields changed (waits; fields merged per row, written as they
   stand at the flush), ``save_many(rows, fields)``: one statement for many rows;
   ``add_up(...)``: figures added to tallies (``rows.upsert_add``, waits);
+- ``delete(found)``: the rows of a queryset gone (a wager withdrawn, seats taken away; waits);
 - ``add_to``, ``drop_from``, ``keep``, ``forget``, ``relate``: the caches of the state in play
   (the round's wagers, cards and steps, a row's related rows) kept as the writes leave them, so
   that nothing reads them back;

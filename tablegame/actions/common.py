@@ -27,7 +27,7 @@ from django.db import models, transaction
 from casino import access, roles
 from casino.record import Head, payload_row, record_payload
 from casino.roles import Actor
-from tablegame.broadcast import announce_change
+from tablegame.broadcast import announce_change, notice_change
 from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.events import TablePayload, event_data
@@ -89,7 +89,7 @@ R = TypeVar("R")
 def action(function: Callable[P, R]) -> Callable[P, R]:
     """An action: first the access policy (``command:<its name>``, for its keyword ``actor``),
     then its transaction: its own (a savepoint when nested), or, inside :func:`command`, the
-    command's, with no savepoint (two queries fewer on every tap)."""
+    command's, with no savepoint to make and release on every tap."""
     what = f"command:{function.__name__}"
     access.rule(what)  # an action without its rule fails when its module is imported
     own = transaction.atomic(function)
@@ -134,13 +134,28 @@ def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
         current.events.append((event.sequence, payload))  # the answer tells the screens once
         return event.sequence
     event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload)
-    table_id, pit_id, sequence = table.pk, table.pit_id, event.sequence
-    change = {"events": [event_data(sequence, payload)]}
-    kind = payload.kind.value
-    transaction.on_commit(
-        lambda: announce_change(table_id, sequence, kind, pit_id=pit_id, change=change)
-    )
+    sequence = event.sequence
+    announce(table, sequence, payload.kind.value, {"events": [event_data(sequence, payload)]})
     return sequence
+
+
+def announce(
+    table: Table, sequence: int, action: str, change: dict[str, Any], text: str | None = None
+) -> None:
+    """Once the transaction commits, tell the screens of ``table`` (``broadcast.announce_change``:
+    its, its pit's and surveillance's groups) that its chain reached ``sequence`` by ``action``,
+    and what changed: ``change`` (an action's event, or a command's answer, whose JSON ``text``
+    is written already), less what ``broadcast.WITHHELD`` names. The one way a table's change is
+    told: an action outside a command (``record``), and a command's answer (``api.commands``)."""
+    table_id, pit_id = table.pk, table.pit_id
+    told: dict[str, Any] | None = change
+    if text is not None:  # the answer's text as written, less what is withheld: no second dump
+        told, text = None, notice_change(change, text)
+    transaction.on_commit(
+        lambda: announce_change(
+            table_id, sequence, action, pit_id=pit_id, change=told, change_text=text
+        )
+    )
 
 
 def check_text(value: str, *, field: str, limit: int) -> str:

@@ -31,7 +31,7 @@ def assign_dealer(table: Table, *, dealer: User, actor: Actor) -> DealerAssignme
     elsewhere = DealerAssignment.objects.current().filter(dealer=dealer).first()
     if elsewhere is not None:
         raise ActionError(f"{_name(dealer)} deals {elsewhere.table}: relieve them there first.")
-    assignment = DealerAssignment.objects.create(table=table, dealer=dealer, assigned_by=actor)
+    assignment = work().add_now(DealerAssignment(table=table, dealer=dealer, assigned_by=actor))
     record(table, actor, events.DealerAssigned(dealer=dealer.username, name=_name(dealer)))
     return assignment
 

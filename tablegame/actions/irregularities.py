@@ -59,23 +59,27 @@ def report_irregularity(
             Disposition.BANKER_THIRD: DealtCard.Hand.BANKER,
             Disposition.NEXT_HAND_FIRST: DealtCard.Hand.NEXT_HAND,
         }.get(remedy.disposition, DealtCard.Hand.DISCARD)
-        DealtCard.objects.create(
-            round=game,
-            position=game.cards.count() + 1,
-            code=str(the_card),
-            hand=hand,
-            dealt_by=actor,
+        work().add_now(
+            DealtCard(
+                round=game,
+                position=game.cards.count() + 1,
+                code=str(the_card),
+                hand=hand,
+                dealt_by=actor,
+            )
         )
         work().forget(game, "cards")
-    found = Irregularity.objects.create(
-        round=game,
-        kind=kind,
-        card=str(the_card),
-        disclosed=disclosed,
-        disposition=remedy.disposition.value,
-        extra_burn=remedy.extra_burn,
-        instruction=remedy.instruction,
-        reported_by=actor,
+    found = work().add_now(
+        Irregularity(
+            round=game,
+            kind=kind,
+            card=str(the_card),
+            disclosed=disclosed,
+            disposition=remedy.disposition.value,
+            extra_burn=remedy.extra_burn,
+            instruction=remedy.instruction,
+            reported_by=actor,
+        )
     )
     work().forget(game, "irregularities")
     if remedy.disposition is Disposition.BANKER_THIRD:
@@ -117,17 +121,21 @@ def _simulated_round(game: Round, card: Card, actor: Actor) -> Round:
     It is dealt and settled like any round, then the round it interrupted resumes.
     """
     number = (game.shoe.last_round_number() or game.number) + 1
-    simulated = Round.objects.create(
-        table=game.table,
-        shoe=game.shoe,
-        number=number,
-        rules=game.rules,
-        simulated=True,
-        state=Round.State.DEALING,
-        no_more_bets_at=game.no_more_bets_at,
+    simulated = work().add_now(
+        Round(
+            table=game.table,
+            shoe=game.shoe,
+            number=number,
+            rules=game.rules,
+            simulated=True,
+            state=Round.State.DEALING,
+            no_more_bets_at=game.no_more_bets_at,
+        )
     )
     game.shoe.note_round(number)
-    DealtCard.objects.create(
-        round=simulated, position=1, code=str(card), hand=DealtCard.Hand.PLAYER, dealt_by=actor
+    work().add_now(
+        DealtCard(
+            round=simulated, position=1, code=str(card), hand=DealtCard.Hand.PLAYER, dealt_by=actor
+        )
     )
     return simulated

@@ -15,6 +15,7 @@ from baccarat.cards import Card, CardError
 from baccarat.cutcard import ShoeCall, after_round, may_deal_round
 from baccarat.drawing import Coup, IllegalDeal
 from baccarat.errors import RulesError
+from baccarat.irregularities import enough_cards
 from baccarat.money import parse_amount
 from baccarat.outcome import Hand, Outcome
 from baccarat.profiles import RulesSubmission
@@ -63,7 +64,6 @@ from tablegame.vigorish_forms.settlement import mark_deferred_vigorish
 from tablegame.work import work
 
 State = Round.State
-MOST_CARDS_A_COUP_NEEDS = 6
 
 
 def wager_order(w: Wager) -> tuple[int, str]:
@@ -273,15 +273,16 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     game = _round(table)
     if game.state != State.BETTING:
         raise ActionError("No more bets: a wager may not be withdrawn now.")
-    deleted, _ = Wager.objects.filter(round=game, seat=seat, type=wager).delete()
-    if not deleted:
+    if not any((w.seat, w.type) == (seat, wager) for w in game.wagers.all()):
         raise ActionError(f"Seat {seat} has no {wager} wager.")
+    work().delete(Wager.objects.filter(round=game, seat=seat, type=wager))
     work().drop_from(game, "wagers", lambda w: (w.seat, w.type) == (seat, wager))
     record(
         table,
         actor,
         events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(wager)),
     )
+    work().changed(game=game)  # its wagers as kept: the answer reads them not again
 
 
 @action
@@ -740,7 +741,7 @@ def void_round(table: Table, *, reason: str, actor: Actor, approver: User | None
         check_approver(approver, actor, "authority:void_any_round", "the void")
     left = game.shoe.physical_cards_left
     supervisor = approver is not None or access.decide(actor, "authority:void_any_round").allowed
-    if left >= MOST_CARDS_A_COUP_NEEDS and not supervisor:
+    if enough_cards(left) and not supervisor:
         raise ActionError(
             f"The shoe still holds about {left} cards: a round is void when the shoe runs out "
             "(000 §13(e)); a floorperson may void it, or approve its void, for another reason."

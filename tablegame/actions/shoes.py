@@ -12,12 +12,15 @@ from typing import Any
 from django.utils import timezone
 
 from baccarat.cards import Card, CardError
+from baccarat.composition import Composition
 from baccarat.errors import RulesError
 from baccarat.profiles import DeckChange as DeckRule
 from baccarat.shoe import (
+    DECKS_LAST,
     Cut,
     ShuffleStep,
     batch_for_shoe,
+    burn,
     check_cut,
     check_decks,
     check_shuffle,
@@ -127,19 +130,21 @@ def receive_decks(
         back_colour = back_colour or f"batch {batch_for_shoe(number) + 1}"
     in_shoe = decks // 2 if batched else decks
     ready = State.SHUFFLED if preinspected else (State.RECEIVED if new_decks else State.WASHED)
-    shoe = Shoe.objects.create(
-        table=table,
-        number=number,
-        decks=in_shoe,
-        automatic_shuffler=automatic_shuffler,
-        batch=batch_for_shoe(number) if batched else None,
-        back_colour=back_colour,
-        preinspected=preinspected,
-        state=ready,
-        remaining=fresh_counts(in_shoe),
+    shoe = work().add_now(
+        Shoe(
+            table=table,
+            number=number,
+            decks=in_shoe,
+            automatic_shuffler=automatic_shuffler,
+            batch=batch_for_shoe(number) if batched else None,
+            back_colour=back_colour,
+            preinspected=preinspected,
+            state=ready,
+            remaining=fresh_counts(in_shoe),
+        )
     )
     if new_decks:
-        due = now + datetime.timedelta(hours=24)
+        due = now + DECKS_LAST
         DeckChange.objects.update_or_create(
             table=table,
             defaults={
@@ -294,16 +299,18 @@ def respread_idle_shoe(
     refuse_open_markers(table, "the reshuffle")
     _advance(shoe, State.FINISHED, finished_at=timezone.now())
     batched = shoe.batch is not None
-    fresh = Shoe.objects.create(
-        table=table,
-        number=shoe.number + 1,
-        decks=shoe.decks,
-        automatic_shuffler=shoe.automatic_shuffler,
-        batch=None if shoe.batch is None else 1 - shoe.batch,
-        back_colour="" if batched else shoe.back_colour,
-        state=State.SHUFFLED if shoe.automatic_shuffler else State.SPREAD,
-        shuffle=["machine"] if shoe.automatic_shuffler else [],
-        remaining=fresh_counts(shoe.decks),
+    fresh = work().add_now(
+        Shoe(
+            table=table,
+            number=shoe.number + 1,
+            decks=shoe.decks,
+            automatic_shuffler=shoe.automatic_shuffler,
+            batch=None if shoe.batch is None else 1 - shoe.batch,
+            back_colour="" if batched else shoe.back_colour,
+            state=State.SHUFFLED if shoe.automatic_shuffler else State.SPREAD,
+            shuffle=["machine"] if shoe.automatic_shuffler else [],
+            remaining=fresh_counts(shoe.decks),
+        )
     )
     record(
         table,
@@ -340,7 +347,7 @@ def cut_cards(
     if skipped:
         raise ActionError(f"Offer the cut to seat {skipped[0]} first.")
     try:
-        check_cut(rules, shoe.decks * 52, Cut(position, cover_from_back))
+        check_cut(rules, Composition.of_decks(shoe.decks).total, Cut(position, cover_from_back))
     except RulesError as error:
         raise ActionError(str(error)) from None
     _advance(
@@ -397,21 +404,17 @@ def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     except CardError as error:
         raise ActionError(str(error)) from None
     shoe.take(card)
-    burn = card.rank.face_value
+    face_down = burn(card)
     _advance(
         shoe,
         State.IN_PLAY,
         remaining=shoe.remaining,
         first_card=str(card),
-        burned=burn,
+        burned=face_down,
         started_at=timezone.now(),
     )
-    record(table, actor, events.Burned(shoe=shoe.number, first_card=str(card), face_down=burn))
+    record(table, actor, events.Burned(shoe=shoe.number, first_card=str(card), face_down=face_down))
     return shoe
-
-
-#: The longest the decks of a table changed every 24 hours stay in use (000 §3(c)).
-DECKS_LAST = datetime.timedelta(hours=24)
 
 
 @action

@@ -62,7 +62,7 @@ def open_table(table: Table, *, actor: Actor) -> Table:
     for number in range(1, table.seat_count + 1):
         Seat.objects.get_or_create(table=table, number=number)
     if not table.rules_history.exists():
-        TableRules.objects.create(table=table, profile=table.profile, filed_by=actor)
+        work().add_now(TableRules(table=table, profile=table.profile, filed_by=actor))
     for wager, (low, high) in default_limits(rules).items():
         TableLimit.objects.get_or_create(
             table=table, wager_type=wager.value, defaults={"minimum": low, "maximum": high}
@@ -145,17 +145,20 @@ def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     if not place.is_occupied:
         raise ActionError(f"Seat {seat} is empty.")
     refuse_open_markers(table, "the player leaves", seat=seat)
-    game = table.active_round()
-    if game and game.state != Round.State.BETTING and game.wagers.filter(seat=seat).exists():
+    game = live(table).round
+    placed = [w for w in game.wagers.all() if w.seat == seat] if game else []
+    if game and game.state != Round.State.BETTING and placed:
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
-    if game:
-        for w in game.wagers.filter(seat=seat):
+    if game and placed:
+        for w in placed:
             record(
                 table,
                 actor,
                 events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(w.type)),
             )
-            w.delete()
+        work().delete(game.wagers.filter(seat=seat))
+        work().drop_from(game, "wagers", lambda w: w.seat == seat)
+        work().changed(game=game)  # its wagers as kept: the answer reads them not again
     left = place.player_name
     place.player_name, place.occupied_since = "", None
     work().save_now(place, ["player_name", "occupied_since"])
@@ -287,15 +290,17 @@ def _file(
     if not new.min_seats <= table.seat_count <= new.max_seats:
         raise ActionError(f"{new.title} is played with {new.min_seats}-{new.max_seats} seats.")
     _check_notice(pit, before, new, now=now, when=when)
-    filed = TableRules.objects.create(
-        table=table,
-        profile=profile,
-        options=changes if whole else {**base, **changes},
-        changes=changes,
-        whole=whole,
-        effective_at=when,
-        filed_by=actor,
-        filed_at=now,
+    filed = work().add_now(
+        TableRules(
+            table=table,
+            profile=profile,
+            options=changes if whole else {**base, **changes},
+            changes=changes,
+            whole=whole,
+            effective_at=when,
+            filed_by=actor,
+            filed_at=now,
+        )
     )
     _give_notice(filed, before, new, actor=actor)
     record(
@@ -482,15 +487,17 @@ def _give_notice(
     changes = _procedure_changes(old, new)
     if not changes:
         return None
-    return ProcedureNotice.objects.create(
-        rules=filed,
-        table_id=filed.table_id,
-        changes=" and ".join(changes),
-        before=_procedure_of(old),
-        after=_procedure_of(new),
-        effective_at=filed.effective_at,
-        filed_by=actor,
-        filed_at=filed.filed_at,
+    return work().add_now(
+        ProcedureNotice(
+            rules=filed,
+            table_id=filed.table_id,
+            changes=" and ".join(changes),
+            before=_procedure_of(old),
+            after=_procedure_of(new),
+            effective_at=filed.effective_at,
+            filed_by=actor,
+            filed_at=filed.filed_at,
+        )
     )
 
 
@@ -654,7 +661,8 @@ def set_seat_count(table: Table, *, seats: int, reason: str = "", actor: Actor) 
     if table.markers.filter(status=VigorishMarker.Status.OPEN, seat__gt=seats).exists():
         raise ActionError("Vigorish is still marked at a seat that would go: settle it first.")
     if table.status == Table.Status.OPEN:
-        table.seats.filter(number__gt=seats).delete()
+        # Growing, the seats are read next (``get_or_create``): any above the count go now.
+        work().delete(table.seats.filter(number__gt=seats), now=seats > table.seat_count)
         for number in range(table.seat_count + 1, seats + 1):
             Seat.objects.get_or_create(table=table, number=number)
     before, table.seat_count = table.seat_count, seats

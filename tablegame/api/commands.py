@@ -8,11 +8,11 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 (inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
-stored with the key in a transaction of its own. A card is three statements of its own: the
-lock, the read, and one write (the shoe's count, the card, its event and the command record,
-flushed by the command's unit of work, ``tablegame.work``), and so is a wager, and a settlement
-whatever the number of wagers (five where it marks vigorish: the markers are written, then read
-for the answer) (``tests/api/test_query_budgets``).
+stored with the key in a transaction of its own. A card is the lock, the read, and the write
+(the shoe's count, the card, its event and the command record, flushed together by the
+command's unit of work, ``tablegame.work``), and so is a wager, and a settlement whatever the
+number of wagers (where it marks vigorish, the markers are written, then read for the answer).
+How many statements each command may run is ``tests/api/test_query_budgets.py``'s to say.
 
 A table whose row another transaction holds keeps a command waiting up to PostgreSQL's lock
 timeout (``config.env``), then answers 503 busy. So that one such table cannot take every thread
@@ -49,7 +49,6 @@ from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
 from tablegame.actions.tables import record_rules_taken_effect
 from tablegame.api.errors import error_body
-from tablegame.broadcast import announce_change, notice_change
 from tablegame.models import CommandRecord, Table
 from tablegame.selectors import command_answer
 
@@ -130,7 +129,9 @@ def _run(
                     table, done.events, game=writes.game, shoe=writes.shoe, cards=writes.cards
                 )
                 text = json.dumps(answer)
-                _announce(table, answer, text)
+                if answer["events"]:  # once it commits, the screens hear the answer itself
+                    last = answer["events"][-1]["action"]
+                    actions_common.announce(table, answer["sequence"], last, answer, text)
                 record = None
                 if key:
                     record = CommandRecord(
@@ -176,20 +177,6 @@ def _turn(table_id: int) -> Iterator[bool]:
 
 class _KeyTaken(Exception):
     """Another transaction stored the same key first, for another table: undo this one."""
-
-
-def _announce(table: Table, answer: dict[str, Any], text: str) -> None:
-    """Once the command commits, tell the screens: one notice with the answer itself (its events
-    and the parts they changed), which a screen puts in place like the tablet that sent it; less
-    the last round's wagers (``broadcast.notice_change``), which only the table's own read."""
-    if not answer["events"]:
-        return
-    table_id, pit_id = table.pk, table.pit_id
-    sequence, action = answer["sequence"], answer["events"][-1]["action"]
-    text = notice_change(answer, text)
-    transaction.on_commit(
-        lambda: announce_change(table_id, sequence, action, pit_id=pit_id, change_text=text)
-    )
 
 
 def _locked(table_id: int, actor: Actor, key: str) -> tuple[Table, int | None, Head]:

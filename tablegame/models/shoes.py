@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 
 from baccarat.cards import Card, full_deck
-from baccarat.composition import Composition
+from baccarat.composition import RANKS, Composition
 from baccarat.seating import cut_offer_order, recut_order
 from tablegame.errors import ActionError
 from tablegame.models.tables import Table
@@ -156,7 +156,7 @@ class Shoe(models.Model):
         by_rank: Counter[int] = Counter()
         for code, count in self.remaining.items():
             by_rank[Card.parse(code).rank] += count
-        return Composition(tuple(by_rank[r] for r in range(13)))
+        return Composition(tuple(by_rank[r] for r in range(RANKS)))
 
 
 class DeckChange(models.Model):

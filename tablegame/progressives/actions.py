@@ -66,14 +66,16 @@ def set_star_option(table: Table, *, option: int, actor: Actor) -> ProgressiveMe
         "reseed": str(progressive.reseed),
         "contribution": str(progressive.contribution),
     }
-    ProgressiveEntry.objects.create(
-        royal9=meter,
-        kind=Entry.PARAMETERS,
-        table=table,
-        before=before,
-        after=meter.amount,
-        actor=actor,
-        note=f"Star option {option}, {effective.replace('_', ' ')}",
+    work().add_now(
+        ProgressiveEntry(
+            royal9=meter,
+            kind=Entry.PARAMETERS,
+            table=table,
+            before=before,
+            after=meter.amount,
+            actor=actor,
+            note=f"Star option {option}, {effective.replace('_', ' ')}",
+        )
     )
     record(
         table,
@@ -120,25 +122,29 @@ def configure_must_hit(
     for table in locked:
         _check_linkable(table, pit)
     hit_value, nonce = draw.draw_hit_value(config)
-    meter = MustHitProgressive.objects.create(
-        pit=pit,
-        name=name,
-        configuration=configuration,
-        reset=config.reset,
-        maximum=config.maximum,
-        increment_rate=config.increment_rate,
-        amount=config.reset,
-        hit_value=hit_value,
-        hit_nonce=nonce,
+    meter = work().add_now(
+        MustHitProgressive(
+            pit=pit,
+            name=name,
+            configuration=configuration,
+            reset=config.reset,
+            maximum=config.maximum,
+            increment_rate=config.increment_rate,
+            amount=config.reset,
+            hit_value=hit_value,
+            hit_nonce=nonce,
+        )
     )
     work().add_all([MustHitLink(meter=meter, table=t) for t in locked], now=True)
-    ProgressiveEntry.objects.create(
-        must_hit=meter,
-        kind=Entry.RESET,
-        before=meter.amount,
-        after=meter.amount,
-        actor=actor,
-        note=f"configuration {configuration}",
+    work().add_now(
+        ProgressiveEntry(
+            must_hit=meter,
+            kind=Entry.RESET,
+            before=meter.amount,
+            after=meter.amount,
+            actor=actor,
+            note=f"configuration {configuration}",
+        )
     )
     linked = _linked_names(meter)
     sealed = draw.commitment(hit_value, nonce)
@@ -205,13 +211,15 @@ def set_must_hit_configuration(
             "maximum": str(config.maximum),
             "increment_rate": str(config.increment_rate),
         }
-    ProgressiveEntry.objects.create(
-        must_hit=found,
-        kind=Entry.PARAMETERS,
-        before=found.amount,
-        after=found.amount,
-        actor=actor,
-        note=f"configuration {configuration}, {effective.replace('_', ' ')}",
+    work().add_now(
+        ProgressiveEntry(
+            must_hit=found,
+            kind=Entry.PARAMETERS,
+            before=found.amount,
+            after=found.amount,
+            actor=actor,
+            note=f"configuration {configuration}, {effective.replace('_', ' ')}",
+        )
     )
     for table in tables:
         record(
@@ -237,7 +245,7 @@ def link_must_hit(meter: MustHitProgressive | int, *, table: Table, actor: Actor
     locked = lock_table(table)
     found, _tables = _lock_meter(meter)
     _check_linkable(locked, found.pit)
-    MustHitLink.objects.create(meter=found, table=locked)
+    work().add_now(MustHitLink(meter=found, table=locked))
     record(
         locked,
         actor,
@@ -254,7 +262,7 @@ def unlink_must_hit(table: Table, *, actor: Actor) -> None:
         raise ActionError(f"{locked} feeds no must-hit meter.")
     _no_round_in_play(locked)
     meter = link.meter
-    link.delete()
+    work().delete(MustHitLink.objects.filter(pk=link.pk), now=True)  # the names read it again
     record(
         locked,
         actor,
@@ -290,17 +298,19 @@ def pay_must_hit_win(win: MustHitWin | int, *, actor: Actor) -> MustHitWin:
         )
     found.status, found.paid_at, found.paid_by = MustHitWin.Status.PAID, timezone.now(), actor
     work().save_now(found, ["status", "paid_at", "paid_by"])
-    ProgressiveEntry.objects.create(
-        must_hit=meter,
-        kind=Entry.PAID,
-        table=table,
-        round=found.round,
-        seat=found.seat,
-        before=meter.amount,
-        after=meter.amount,
-        wagered=Decimal(0),
-        actor=actor,
-        note=f"win {found.number}: {found.amount} paid",
+    work().add_now(
+        ProgressiveEntry(
+            must_hit=meter,
+            kind=Entry.PAID,
+            table=table,
+            round=found.round,
+            seat=found.seat,
+            before=meter.amount,
+            after=meter.amount,
+            wagered=Decimal(0),
+            actor=actor,
+            note=f"win {found.number}: {found.amount} paid",
+        )
     )
     meter_id, name, amount = meter.pk, meter.name, meter.amount
     # Every linked table's screens show the wins to pay: they read the meter again.

@@ -20,7 +20,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.utils import timezone
 
 from casino import access, roles
@@ -94,12 +94,14 @@ def receive_form_series(
             f"{form_number(overlap.first_number)}-{form_number(overlap.last_number)} already "
             f"received by {overlap.pit}: every number is used once."
         )
-    series = VigorishFormSeries.objects.create(
-        pit=pit,
-        first_number=first_number,
-        last_number=last_number,
-        next_number=first_number,
-        received_by=actor,
+    series = work().add_now(
+        VigorishFormSeries(
+            pit=pit,
+            first_number=first_number,
+            last_number=last_number,
+            next_number=first_number,
+            received_by=actor,
+        )
     )
     _record(
         pit,
@@ -155,18 +157,20 @@ def prepare_vigorish_form(
     if not name:
         raise ActionError("Give the patron's name: it goes on the form.")
     series, number = _next_number(pit)
-    form = VigorishForm.objects.create(
-        series=series,
-        number=number,
-        pit=pit,
-        gaming_day=_gaming_day(pit),
-        marker=found,
-        table=found.table,
-        seat=found.seat,
-        amount=found.amount,
-        patron_name=name,
-        reason=found.reason,
-        prepared_by=actor,
+    form = work().add_now(
+        VigorishForm(
+            series=series,
+            number=number,
+            pit=pit,
+            gaming_day=_gaming_day(pit),
+            marker=found,
+            table=found.table,
+            seat=found.seat,
+            amount=found.amount,
+            patron_name=name,
+            reason=found.reason,
+            prepared_by=actor,
+        )
     )
     _record(
         pit,
@@ -193,16 +197,18 @@ def void_blank_vigorish_form(pit: Pit, *, reason: str, actor: Actor) -> Vigorish
         raise ActionError("Say why the form is VOID.")
     series, number = _next_number(pit)
     now = timezone.now()
-    form = VigorishForm.objects.create(
-        series=series,
-        number=number,
-        pit=pit,
-        gaming_day=_gaming_day(pit),
-        status=Status.VOID,
-        prepared_by=actor,
-        void_reason=reason,
-        voided_by=actor,
-        voided_at=now,
+    form = work().add_now(
+        VigorishForm(
+            series=series,
+            number=number,
+            pit=pit,
+            gaming_day=_gaming_day(pit),
+            status=Status.VOID,
+            prepared_by=actor,
+            void_reason=reason,
+            voided_by=actor,
+            voided_at=now,
+        )
     )
     _record(
         pit,
@@ -450,14 +456,12 @@ def forward_vigorish_duplicates(
             "(or VOID and signed by the pit boss and clerk) before the duplicates go to accounting."
         )
     now = timezone.now()
-    VigorishForm.objects.filter(pk__in=[f.pk for f in waiting]).update(
-        forwarded_by=actor, forwarded_at=now
+    for f in waiting:
+        f.forwarded_by, f.forwarded_at = actor, now
+    work().save_many(waiting, ["forwarded_by", "forwarded_at"])
+    total = sum(
+        (f.amount for f in waiting if f.status != Status.VOID and f.amount is not None), Decimal(0)
     )
-    total = (
-        VigorishForm.objects.filter(pk__in=[f.pk for f in waiting])
-        .exclude(status=Status.VOID)
-        .aggregate(total=Sum("amount"))["total"]
-    ) or Decimal(0)
     _record(
         pit,
         actor,
@@ -467,6 +471,4 @@ def forward_vigorish_duplicates(
             total=total,
         ),
     )
-    for f in waiting:
-        f.forwarded_by, f.forwarded_at = actor, now
     return waiting

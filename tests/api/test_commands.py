@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablegame.models import Table, TableRules, VigorishMarker
+from tablegame.models import Table, TableRules, VigorishMarker, Wager
 from tests.api.conftest import Tablet, ready_table, table_for
 from tests.tablegame.conftest import deal_at
 
@@ -56,6 +56,18 @@ def test_a_wager_is_withdrawn_and_a_round_voided_with_every_wager_returned(
     state = tablet_for("floor").do(mini, "round/void/", {"reason": "Shoe damaged"})
     assert (state["round"]["state"], state["round"]["void_reason"]) == ("void", "Shoe damaged")
     assert steps(state) == [("return", 1, "banker", "100.00")]
+
+
+def test_a_player_leaving_while_wagers_are_open_takes_their_wagers_with_them(tablet, mini):
+    tablet.do(mini, "round/open/")
+    tablet.do(mini, "round/wagers/", {"seat": 1, "type": "banker", "amount": "100"})
+    tablet.do(mini, "round/wagers/", {"seat": 5, "type": "player", "amount": "50"})
+    tablet.do(mini, "round/wagers/", {"seat": 5, "type": "tie", "amount": "5"})
+    state = tablet.do(mini, "seats/5/leave/")
+    assert [(w["seat"], w["type"]) for w in state["round"]["wagers"]] == [(1, "banker")]
+    assert list(Wager.objects.filter(round__table=mini).values_list("seat", flat=True)) == [1]
+    refused = tablet.post(mini, "round/wagers/withdraw/", {"seat": 5, "type": "tie"})
+    assert (refused.status_code, refused.json()["error"]) == (409, "Seat 5 has no tie wager.")
 
 
 def test_an_irregularity_is_reported_and_the_card_goes_where_the_rules_say(tablet, mini):

@@ -49,3 +49,19 @@ def test_outside_a_command_the_unit_writes_at_once(seeded: str) -> None:
     work().save(table, ["curator_seat"])
     assert not work().tables()
     assert Table.objects.get(pk=table.pk).curator_seat == 4
+
+
+@pytest.mark.django_db
+def test_a_delete_waits_for_the_flush_and_a_row_added_where_rows_go_is_refused(
+    seeded: str,
+) -> None:
+    table = Table.objects.order_by("pk").first()
+    assert table is not None
+    last = Seat.objects.create(table=table, number=table.seat_count)
+    with transaction.atomic(), command(table) as done:
+        work().delete(Seat.objects.filter(pk=last.pk))
+        assert work().tables() == {"tablegame_seat"}
+        with pytest.raises(AssertionError, match="added and deleted"):
+            work().add(Seat(table=table, number=last.number))
+        done.work.flush()
+        assert not Seat.objects.filter(pk=last.pk).exists()  # written: allowed
