@@ -16,6 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
+from django.test import override_settings
 from pytest_django import Settings
 
 from tablegame import work
@@ -60,6 +61,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             or item.get_closest_marker("fuzz") is not None
         ):
             item.add_marker(slow)
+    items.sort(key=_run_order)  # stable: pytest-django's order within each group kept
 
 
 def _commits(item: pytest.Item) -> bool:
@@ -68,10 +70,33 @@ def _commits(item: pytest.Item) -> bool:
     return marker is not None and bool(marker.kwargs.get("transaction"))
 
 
+def _commits_for_real(item: pytest.Item) -> bool:
+    """The test commits for real: by its marker, or its fixtures (a live server's too)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return _commits(item) or bool(fixtures & {"transactional_db", "live_server"})
+
+
+def _run_order(item: pytest.Item) -> int:
+    """Where a test runs, as pytest-django orders them (rolled back, committing, no database),
+    with the rolled-back tests on the demo floor seeded once (``demo_floor``) after the others."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if _commits_for_real(item):
+        return 2
+    if "seeded" in fixtures:
+        return 1
+    if "db" in fixtures or item.get_closest_marker("django_db") is not None:
+        return 0
+    return 3
+
+
+#: The demo users' passwords are hashed cheaply; the real hasher is not under test.
+FAST_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Settings) -> None:
     """The demo users' passwords are hashed cheaply; the real hasher is not under test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = [FAST_HASHER]
 
 
 @pytest.fixture(autouse=True)
@@ -85,12 +110,42 @@ def own_checkpoints(settings: Settings, tmp_path_factory: pytest.TempPathFactory
     settings.RECORD_VERIFY_KEY_FILE = ""
 
 
-@pytest.fixture
-def seeded(db: None) -> str:
-    """The demo floor and users; returns what seed_demo printed."""
+#: Whether the demo floor seeded once for the rolled-back tests (``demo_floor``) is in the
+#: database: taken out before the first test that commits for real, which begins empty.
+_DEMO_FLOOR = {"in": False}
+
+
+@pytest.fixture(scope="session")
+def demo_floor(django_db_setup: None, django_db_blocker: Any) -> str:
+    """The demo floor and users, committed once a run for every test that asks for ``seeded``
+    (each rolled back, so each finds it as seeded); returns what seed_demo printed. Those tests
+    run after the other rolled-back ones (``pytest_collection_modifyitems``), which find the
+    database empty."""
     out = StringIO()
-    call_command("seed_demo", stdout=out)
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=[FAST_HASHER]):
+        call_command("seed_demo", stdout=out)
+    _DEMO_FLOOR["in"] = True
     return out.getvalue()
+
+
+@pytest.fixture
+def seeded(demo_floor: str, db: None) -> str:
+    """The demo floor and users (seeded once a run: ``demo_floor``); returns what seed_demo
+    printed when it made them."""
+    return demo_floor
+
+
+@pytest.fixture(autouse=True)
+def commits_begin_empty(request: pytest.FixtureRequest, django_db_blocker: Any) -> None:
+    """A test that commits for real begins with an empty database: the demo floor seeded once
+    for the rolled-back tests is taken out before the first of them (they run last)."""
+    if not _DEMO_FLOOR["in"] or not _commits_for_real(request.node):
+        return
+    with django_db_blocker.unblock():
+        with triggers_bypassed(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM casino_event")
+        call_command("flush", interactive=False, verbosity=0)
+    _DEMO_FLOOR["in"] = False
 
 
 @pytest.fixture
