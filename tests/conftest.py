@@ -129,10 +129,15 @@ def demo_floor(django_db_setup: None, django_db_blocker: Any) -> str:
 
 
 @pytest.fixture
-def seeded(demo_floor: str, db: None) -> str:
-    """The demo floor and users (seeded once a run: ``demo_floor``); returns what seed_demo
-    printed when it made them."""
-    return demo_floor
+def seeded(request: pytest.FixtureRequest, demo_floor: str, db: None) -> str:
+    """The demo floor and users; returns what seed_demo printed when it made them: once a run
+    for the rolled-back tests (``demo_floor``), for a test that commits for real its own (the
+    database emptied after it, as before it: ``commits_begin_empty``)."""
+    if not _commits_for_real(request.node):
+        return demo_floor
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    return out.getvalue()
 
 
 @pytest.fixture(autouse=True)
