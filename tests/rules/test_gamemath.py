@@ -94,3 +94,24 @@ def test_a_tiny_shoe_agrees_with_dealing_every_ordering_by_hand():
     expected = _brute_force_edges(cards, wagers, "ma-mini-ez")
     got = analyse(comp, PROFILES["ma-mini-ez"]).house_edge
     assert {k: got[k] for k in expected} == expected
+
+
+def test_a_shoe_stripped_of_eights_and_nines_turns_dragon_7_to_the_players():
+    """The counters' Dragon 7 signal (eights and nines make naturals, which the Dragon never
+    is): with every eight and nine of an 8-deck shoe gone, the bet that costs the player 7.61 %
+    of a full shoe pays them on average, and the house keeps its edge on Banker and Player."""
+    counts = list(EIGHT_DECKS.counts)
+    counts[Rank.EIGHT] = counts[Rank.NINE] = 0
+    edges = analyse(Composition(tuple(counts)), PROFILES["ma-mini-ez"]).house_edge
+    assert edges["dragon7"] < 0
+    assert edges["banker"] > 0 and edges["player"] > 0
+
+
+def test_the_pair_bet_breaks_even_on_eleven_ranks_of_eleven_cards():
+    """Worked by hand: the Player's (or Banker's) first two cards are a pair with probability
+    11 ranks x 11 x 10 / (121 x 120) = 1210 / 14520 = 1/12; paid 11 to 1, the bet returns
+    12 x 1/12 - 1 = 0. Which two ranks are missing does not matter."""
+    shoe = Composition((11,) * 11 + (0, 0))
+    edges = analyse(shoe, PROFILES["mini-pairs"]).house_edge
+    assert edges["player_pair"] == 0
+    assert edges["banker_pair"] == 0
