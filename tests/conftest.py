@@ -26,12 +26,10 @@ from tests.record.chains import triggers_bypassed
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
-#: Fixtures that start something slow: Chromium, a live server (Django's, Daphne), a Celery worker;
-#: or commit for real, which empties every table of the database after the test (Django's flush,
-#: about half a second a test where a rolled-back test costs milliseconds).
-SLOW_FIXTURES = frozenset(
-    {"browser", "chromium", "live_server", "daphne", "worker", "transactional_db"}
-)
+#: Fixtures that start something slow: Chromium, a live server (Django's, Daphne), a Celery worker.
+#: A test that commits for real is slow too (``_commits_for_real``): Django's flush empties every
+#: table after it, about half a second a test where a rolled-back test costs milliseconds.
+SLOW_FIXTURES = frozenset({"browser", "chromium", "live_server", "daphne", "worker"})
 #: Directories whose every test is slow: Chromium, and the load simulator under uvicorn/gunicorn.
 SLOW_DIRECTORIES = (TESTS / "browser", TESTS / "bench")
 #: Modules whose every test starts ``manage.py`` in a new interpreter (about 1.5 s each) or builds
@@ -55,7 +53,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = Path(str(item.path))
         if (
             fixtures & SLOW_FIXTURES
-            or _commits(item)
+            or _commits_for_real(item)
             or any(path.is_relative_to(place) for place in SLOW_DIRECTORIES)
             or path in SLOW_MODULES
             or item.get_closest_marker("fuzz") is not None
@@ -64,16 +62,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_run_order)  # stable: pytest-django's order within each group kept
 
 
-def _commits(item: pytest.Item) -> bool:
-    """The test commits for real: ``@pytest.mark.django_db(transaction=True)``."""
-    marker = item.get_closest_marker("django_db")
-    return marker is not None and bool(marker.kwargs.get("transaction"))
-
-
 def _commits_for_real(item: pytest.Item) -> bool:
-    """The test commits for real: by its marker, or its fixtures (a live server's too)."""
+    """The test commits for real: ``@pytest.mark.django_db(transaction=True)``, or its fixtures
+    (``transactional_db``, a live server's too)."""
+    marker = item.get_closest_marker("django_db")
     fixtures = set(getattr(item, "fixturenames", ()))
-    return _commits(item) or bool(fixtures & {"transactional_db", "live_server"})
+    return bool(marker is not None and marker.kwargs.get("transaction")) or bool(
+        fixtures & {"transactional_db", "live_server"}
+    )
 
 
 def _run_order(item: pytest.Item) -> int:
@@ -147,8 +143,7 @@ def commits_begin_empty(request: pytest.FixtureRequest, django_db_blocker: Any) 
     if not _DEMO_FLOOR["in"] or not _commits_for_real(request.node):
         return
     with django_db_blocker.unblock():
-        with triggers_bypassed(), connection.cursor() as cursor:
-            cursor.execute("DELETE FROM casino_event")
+        empty_the_events()
         call_command("flush", interactive=False, verbosity=0)
     _DEMO_FLOOR["in"] = False
 
@@ -158,6 +153,11 @@ def events_cleared_after(transactional_db: None) -> Iterator[None]:
     """For transactional tests: the append-only event table is emptied (triggers bypassed)
     before Django's flush, which the triggers allow only on an empty table."""
     yield
+    empty_the_events()
+
+
+def empty_the_events() -> None:
+    """The append-only event table emptied, its triggers bypassed: what Django's flush needs."""
     with triggers_bypassed(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM casino_event")
 
