@@ -48,7 +48,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy baccarat fastpath casino tablegame pit surveillance accounting config loadsim tests
+	$(BIN)/mypy baccarat fastpath casino tablegame pit surveillance accounting protection config loadsim tests
 
 # The engine's benchmarks, then the live floor against a database and Redis db of the bench's own;
 # writes bench/RESULTS.md. BENCH_ARGS: e.g. --quick, or --sweep 25,100,300 --seconds 60.

@@ -148,6 +148,9 @@ RULES: Mapping[str, Rule] = {
     ),
     "page:surveillance:notices": _surveillance("read the notices of procedure changes"),
     "page:surveillance:signins": _surveillance("read the record of sign-ins and refusals"),
+    # Game protection (protection/): a table's exact edges over its shoe and its alerts.
+    "page:protection:table": _surveillance("watch a table's edges and alerts"),
+    "page:protection:edges": _surveillance("watch a table's edges and alerts"),
     # Notices of a change of shuffle, commission or settlement procedure are written to
     # surveillance, who acknowledge each one.
     "command:acknowledge_procedure_notice": _surveillance(

@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "pit",
     "surveillance",
     "accounting",
+    "protection",
     "loadsim",
 ]
 

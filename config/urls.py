@@ -24,6 +24,7 @@ urlpatterns = [
     path("dealers/", include("pit.dealers")),
     path("floor/", include("pit.urls")),
     path("surveillance/", include("surveillance.urls")),
+    path("protection/", include("protection.urls")),
     path("accounting/", include("accounting.urls")),
     path("login/", auth_views.LoginView.as_view(authentication_form=SignInForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

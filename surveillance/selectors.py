@@ -32,6 +32,8 @@ from django.db.models.functions import Coalesce
 from baccarat.irregularities import IrregularityKind
 from casino.models import Casino
 from tablegame.faces import CardFace, card_face, casino_zone, hand_total
+from tablegame.marks.models import TableMark
+from tablegame.marks.reading import open_marks
 from tablegame.models import (
     Irregularity,
     Round,
@@ -121,11 +123,18 @@ class TableTile:
     last_result: str
     """The announcement of the table's last finished round (its number in front)."""
     markers: list[dict[str, Any]] = field(default_factory=list)
+    marks: list[TableMark] = field(default_factory=list)
+    """Open marks (``tablegame.marks``): game protection's alerts, newest first."""
 
     @property
     def alert(self) -> bool:
-        """An irregularity in the round on the layout."""
-        return bool(self.round and self.round.irregularities)
+        """An irregularity in the round on the layout, or a mark open."""
+        return bool(self.round and self.round.irregularities) or bool(self.marks)
+
+    @property
+    def marks_key(self) -> str:
+        """What the wall compares to know the tile's marks changed (``marks_now``)."""
+        return marks_key(self.marks)
 
 
 class _TableFigures(TypedDict):
@@ -163,7 +172,8 @@ def wall_tiles(*, table_ids: Iterable[int] | None = None) -> list[TableTile]:
 
     Queries: the tables (with their current shoe, current round, last result and last event
     picked by subqueries), their Rules Submissions, the shoes (with their last round), the rounds
-    with their wager totals, those rounds' cards, the irregularities, the open vigorish markers.
+    with their wager totals, those rounds' cards, the irregularities, the open vigorish markers,
+    the open marks.
     """
     tables_qs = (
         Table.objects.select_related("pit__casino")
@@ -228,6 +238,7 @@ def wall_tiles(*, table_ids: Iterable[int] | None = None) -> list[TableTile]:
         markers.setdefault(m.table_id, []).append(
             {"seat": m.seat, "amount": m.amount, "player": m.player_name}
         )
+    marks = open_marks(t.pk for t in tables)
     tiles = []
     for table in tables:
         shoe = _by_pk(shoes, table.current_shoe_id)
@@ -253,9 +264,22 @@ def wall_tiles(*, table_ids: Iterable[int] | None = None) -> list[TableTile]:
                 round=_round_tile(game, irregular.get(table.pk, [])) if game else None,
                 last_result=f"Round {last.number}: {last.announcement}" if last else "",
                 markers=markers.get(table.pk, []),
+                marks=marks.get(table.pk, []),
             )
         )
     return tiles
+
+
+def marks_key(marks: Iterable[TableMark]) -> str:
+    """The open marks of a table as a short text that changes when any is raised, restated or
+    cleared: ``"12.0 15.3"`` (each mark and how many times it was restated)."""
+    return " ".join(f"{m.pk}.{m.restated}" for m in sorted(marks, key=lambda m: m.pk))
+
+
+def marks_now() -> dict[int, str]:
+    """``{table id: marks_key}`` of every table with an open mark (one query): the wall compares
+    it with its tiles every half minute, in case a mark's notice was lost."""
+    return {pk: marks_key(found) for pk, found in open_marks(None).items()}
 
 
 def _on_layout(table: WallTable, shoes: dict[int, WallShoe]) -> int | None:

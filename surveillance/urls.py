@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("", views.wall, name="wall"),
     path("tables/<int:table_id>/tile/", views.tile, name="tile"),
     path("sequences/", views.sequences, name="sequences"),
+    path("marks/", views.marks, name="marks"),
     path("rounds/", views.rounds, name="rounds"),
     path("rounds/<int:round_id>/", views.round_moved, name="round-moved"),  # now /rounds/<id>/
     path("notices/", notices.notices, name="notices"),

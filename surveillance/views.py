@@ -24,6 +24,7 @@ from surveillance.forms import check_time_range, time_range
 from surveillance.notices import notices_to_show
 from surveillance.selectors import (
     RoundFilters,
+    marks_now,
     round_search,
     search_zone,
     table_sequences,
@@ -48,6 +49,13 @@ def tile(request: HttpRequest, table_id: int) -> HttpResponse:
     if not tiles:
         raise Http404(f"There is no table {table_id}.")
     return render(request, "surveillance/_tile.html", {"tile": tiles[0]})
+
+
+@access.page("page:surveillance:sequences", json=True)
+def marks(request: HttpRequest) -> JsonResponse:
+    """``{table id: its open marks' key}`` for every table with a mark open: what the wall checks
+    every half minute, in case a mark's notice was lost (``selectors.marks_now``)."""
+    return JsonResponse({"tables": {str(k): v for k, v in marks_now().items()}})
 
 
 @access.page("page:surveillance:sequences", json=True)

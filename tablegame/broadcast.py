@@ -165,6 +165,17 @@ def announce_meter(meter_id: int, name: str, amount: Decimal, *, read: bool = Fa
     notices.put(Notice(groups=(meter_group(meter_id),), message=message))
 
 
+def announce_mark(table_id: int, pit_id: int | None) -> None:
+    """Queue a notice that a table's marks changed (``tablegame.marks``) for its pit's screens
+    and surveillance's, which read its marks again; never raises. Called after commit. A mark
+    is no event of the table's chain: the notice carries no sequence, and a lost one is made
+    good by the screens' own reading of the open marks (the wall's, every half minute)."""
+    frame = json.dumps({"type": "mark", "table": table_id})
+    message = {"type": "table.marked", "table": table_id, "text": frame}
+    groups = (SURVEILLANCE_GROUP,) if pit_id is None else (pit_group(pit_id), SURVEILLANCE_GROUP)
+    notices.put(Notice(groups=groups, message=message))
+
+
 def announce_pit_forms(
     pit_id: int, sequence: int, action: str, *, table_id: int | None = None
 ) -> None:

@@ -23,6 +23,8 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
 - on a table socket, ``{"type": "meter", "meter": "Stax", "amount": "250.75", "read": false}``
   when a must-hit meter the table is linked to moves with another table's round (``read``: a
   win, a payment or new parameters: read it again);
+- on a pit or surveillance socket, ``{"type": "mark", "table": 7}`` when a table's marks
+  (``tablegame.marks``: game protection's alerts) were raised, restated or cleared: read them;
 - the hello, when the screen asks for one with ``{"type": "hello"}`` (a second watcher on the
   page's socket, ``live.js``), at most once a second; anything else a screen sends is ignored;
 - to a frame that is binary or not JSON, ``{"type": "error", "error": "..."}``; the socket stays
@@ -341,8 +343,14 @@ class Watch(AsyncJsonWebsocketConsumer):
         notice needs no database."""
         if message["type"] == "table.changed":
             await self.table_changed(message)
+        elif message["type"] == "table.marked":
+            await self.table_marked(message)
         else:
             await super().dispatch(message)
+
+    async def table_marked(self, event: dict[str, Any]) -> None:
+        """A table's marks changed (``broadcast.announce_mark``): the screen reads them again."""
+        await self.send(text_data=event["text"])
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         """Forward the notice as written once for every screen (``broadcast.notice_frame``)."""

@@ -1,8 +1,8 @@
 """Templates keep the layers of the code (``pyproject.toml``'s import-linter contracts):
-baccarat <- casino <- tablegame <- (pit | surveillance | accounting) <- config <- loadsim. A
-template may use (include, extend, link to by URL name, load a static file of) its own layer's
-or a lower one's, never a higher one's nor a sibling app's: pit, surveillance and accounting
-never use each other's.
+baccarat <- casino <- tablegame <- (pit | surveillance | accounting | protection) <- config <-
+loadsim. A template may use (include, extend, link to by URL name, load a static file of) its own
+layer's or a lower one's, never a higher one's nor a sibling app's: pit, surveillance, accounting
+and protection never use each other's.
 
 A template's layer is its directory's app (``templates/pit/`` is pit's); a template at the top of
 ``templates/`` has its owner in ``TOP_LEVEL``: the layer whose views render it. A URL's layer is
@@ -28,6 +28,7 @@ RANK = {
     "pit": 3,
     "surveillance": 3,
     "accounting": 3,
+    "protection": 3,
     "config": 4,
     "loadsim": 5,
 }
@@ -74,6 +75,8 @@ STATIC = {
     "js/surveillance_wall.js": "surveillance",
     "js/surveillance_notices.js": "surveillance",
     "css/accounting.css": "accounting",
+    "css/protection.css": "protection",
+    "js/protection.js": "protection",
 }
 
 USES = re.compile(

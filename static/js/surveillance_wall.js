@@ -8,7 +8,8 @@
    (/surveillance/tables/<id>/tile/, an HTML fragment). Notices come from
    live.js (Live.watchSurveillance). Without live.js, or while its socket is down, the page polls
    /surveillance/sequences/ every 5 s and re-fetches the tiles whose last event number moved.
-   Requests go through http.js. */
+   A table's alerts (game protection's marks) come as their own notice, and the tile is read
+   again. Requests go through http.js. */
 "use strict";
 
 (function () {
@@ -245,6 +246,20 @@
     pollTimer = null;
   }
 
+  /* Marks (game protection's alerts, tablegame.marks) are no events of a table: a "mark" notice
+     says a table's changed, and the tile is read again; every half minute the wall compares its
+     tiles' marks with the server's (/surveillance/marks/), in case such a notice was lost. */
+  const MARKS_EVERY = 30000;
+  async function checkMarks() {
+    const answer = await Http.getJSON(wall.dataset.marksUrl);
+    if (!answer.ok) return;
+    const now = answer.data.tables;
+    for (const tile of wall.querySelectorAll(".stile")) {
+      if ((tile.dataset.marks || "") !== (now[tile.dataset.table] || "")) refetch(Number(tile.dataset.table));
+    }
+  }
+  setInterval(checkMarks, MARKS_EVERY);
+
   if (window.Live && window.Live.watchSurveillance) {
     say("Connecting…", "");
     window.Live.watchSurveillance(
@@ -253,6 +268,9 @@
       },
       {
         sequences: known(),
+        onNotice(message) {
+          if (message.type === "mark") refetch(Number(message.table));
+        },
         onStatus(state, code) {
           if (state === "open") {
             stopPolling();

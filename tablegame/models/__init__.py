@@ -2,6 +2,7 @@
 progressives' records (``tablegame.progressives.models``), so that Django registers every model of
 the app from here."""
 
+from tablegame.marks.models import TableMark
 from tablegame.models.dealers import DealerAssignment
 from tablegame.models.notices import ProcedureNotice
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
@@ -39,6 +40,7 @@ __all__ = [
     "Shoe",
     "Table",
     "TableLimit",
+    "TableMark",
     "TableRules",
     "TableSnapshot",
     "VigorishForm",

@@ -1,0 +1,89 @@
+"""Advantage-play alerts on surveillance's wall: a wager favourable to the players, a lost count.
+
+A table is marked (``tablegame.marks``, source ``protection``) from the round a wager's exact
+edge turns below zero until none is, or the shoe ends; the mark names the wagers and the round
+it turned, and is restated only when the wagers change (not every round), so the wall is told
+what is new. A count the record contradicts (``shoe_count.CountLost``) is marked too: the edges
+of that shoe are not computed, and surveillance is told so rather than shown nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+from django.urls import reverse
+
+from baccarat.wagertypes import WagerType
+from protection.models import Edge, Follow
+from tablegame.marks.raising import Raise, settle_marks
+from tablegame.models import Table
+
+SOURCE = "protection"
+FAVOURABLE = "favourable"
+LOST = "lost"
+
+
+def mark_tables(
+    follows: Iterable[Follow], tables: Mapping[int, Table], edges: Iterable[Edge]
+) -> None:
+    """Bring each followed table's marks up to date with its pricings, in round order
+    (``Follow.alerted`` remembers, per wager, the round since which it is the players': no query
+    for a table whose alerts did not change)."""
+    priced: dict[int, list[Edge]] = {}
+    for edge in edges:
+        priced.setdefault(edge.table_id, []).append(edge)
+    for f in follows:
+        told = dict(f.alerted) if isinstance(f.alerted, dict) else {}
+        shoe, since = told.get("shoe"), dict(told.get("since", {}))
+        lost_told = bool(told.get("lost"))
+        latest: Edge | None = None
+        for edge in sorted(priced.get(f.table_id, ()), key=lambda e: (e.shoe, e.round)):
+            if edge.shoe != shoe:
+                shoe, since = edge.shoe, {}
+            since = {w: since.get(w, edge.round) for w in edge.favourable}
+            latest = edge
+        if latest is None and (f.shoe is None or f.lost):
+            since = {}  # the shoe is over, or its count lost: nothing stands
+        unchanged = sorted(since) == sorted(told.get("since", {})) and bool(f.lost) == lost_told
+        f.alerted = {"shoe": shoe, "since": since, "lost": bool(f.lost)}
+        if unchanged:
+            continue
+        table = tables[f.table_id]
+        wanted = [_favourable(table, shoe, since, latest)] if since else []
+        if f.lost:
+            wanted.append(
+                Raise(key=LOST, words=f"Edges not computed: {f.lost}.", link=_page(table.pk))
+            )
+        settle_marks(table.pk, table.pit_id, SOURCE, wanted, within={FAVOURABLE, LOST})
+
+
+def _favourable(
+    table: Table, shoe: int | None, since: dict[str, int], latest: Edge | None
+) -> Raise:
+    """The mark of the wagers that favour the players, each with the round it turned."""
+    parts = []
+    for wager, turned in sorted(since.items(), key=lambda item: (item[1], item[0])):
+        now = f", now {percent(latest.edge(wager) or Fraction(0))}" if latest else ""
+        parts.append(f"{WagerType(wager).label} since round {turned}{now}")
+    first = min(since.values())
+    return Raise(
+        key=FAVOURABLE,
+        words=f"Shoe {shoe}: favours the players: " + "; ".join(parts),
+        shoe=shoe,
+        round=first,
+        link=_page(table.pk),
+    )
+
+
+def _page(table_id: int) -> str:
+    return reverse("protection:table", args=[table_id])
+
+
+def percent(edge: Fraction) -> str:
+    """A house edge as a signed percentage, two places, with a true minus sign: "\u22121.52 %"
+    (below zero: the player's)."""
+    hundredths = round(edge * 10_000)
+    sign = "\u2212" if hundredths < 0 else ""
+    whole, part = divmod(abs(hundredths), 100)
+    return f"{sign}{whole}.{part:02d} %"

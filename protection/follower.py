@@ -1,0 +1,247 @@
+"""The follower: read each table's new events, keep its shoe's count, price each round.
+
+``follow(table_ids)`` reads, for each table, the events recorded since it last read (one query
+for all of them, only the kinds that move the count or name a round), replays them through
+``shoe_count.read``, computes the exact edges of every round due a price with the rules
+engine, and writes them (``Edge``, one statement for the batch) with how far it read
+(``Follow``), in one transaction; then the alerts (``alerts.mark_tables``). Two followers may
+run: each table is read by one at a time (its ``Follow`` row is locked, ``skip_locked``), and a
+table another holds is left to it.
+
+A table first followed is read from the start of its current shoe (its last ``decks_received``
+or ``idle_respread``): what came before was never priced live and is not now
+(``manage.py protect --from-start`` reads a table's whole record).
+
+``behind()`` names the tables whose record has moved past what was read: the sweep that makes
+good a notice the channel layer dropped.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from baccarat.composition import Composition
+from baccarat.gamemath import analyse
+from baccarat.profiles import RulesSubmission
+from casino.events import payload_of
+from casino.models import Event
+from protection import alerts
+from protection.models import Edge, Follow
+from protection.shoe_count import CountLost, Priced, ShoeCount, read
+from tablegame.events import TableEvent
+from tablegame.models import Table, TableRules
+from tablegame.selectors import last_sequence_of_tables
+
+log = logging.getLogger(__name__)
+
+#: The kinds of event the follower reads: those that move a shoe's count or name a round to
+#: price (``shoe_count.read``). Any other event only moves the follower's place in the chain.
+READ_KINDS = tuple(
+    kind.value
+    for kind in (
+        TableEvent.DECKS_RECEIVED,
+        TableEvent.IDLE_RESPREAD,
+        TableEvent.SHOE_ENDED,
+        TableEvent.BURNED,
+        TableEvent.ROUND_OPENED,
+        TableEvent.CARD_DEALT,
+        TableEvent.IRREGULARITY,
+        TableEvent.CARD_CORRECTED,
+        TableEvent.ROUND_SETTLED,
+        TableEvent.ROUND_VOID,
+    )
+)
+#: The kinds that start a shoe: a table first followed is read from the last of them.
+SHOE_STARTS = (TableEvent.DECKS_RECEIVED.value, TableEvent.IDLE_RESPREAD.value)
+
+
+@dataclass(slots=True)
+class Progress:
+    """What one ``follow`` did."""
+
+    tables: int = 0
+    events: int = 0
+    priced: int = 0
+    lost: list[str] = field(default_factory=list)
+
+
+@functools.lru_cache(maxsize=4096)
+def price(counts: tuple[int, ...], rules: RulesSubmission) -> dict[str, Fraction]:
+    """The exact house edge of each wager ``rules`` offers, for the shoe ``counts`` leaves."""
+    return analyse(Composition(counts), rules).house_edge
+
+
+def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
+    """Read the tables' new events, price the rounds they make due, raise or clear the alerts.
+
+    Queries: the follows made (one insert, conflicts ignored), then in one transaction the
+    follows locked, the tables with their heads and Rules Submissions (two), the new events
+    (one), the edges written (one upsert) and the follows saved (one update); the start of a
+    table's shoe once, when it is first followed; the alerts' marks only where they change."""
+    ids = sorted(set(table_ids))
+    progress = Progress()
+    if not ids:
+        return progress
+    Follow.objects.bulk_create([Follow(table_id=pk) for pk in ids], ignore_conflicts=True)
+    with transaction.atomic():
+        follows = {
+            f.table_id: f
+            for f in Follow.objects.select_for_update(skip_locked=True).filter(table_id__in=ids)
+        }
+        if not follows:
+            return progress
+        tables = {
+            t.pk: t
+            for t in Table.objects.filter(pk__in=list(follows))
+            .only("pk", "chain_id", "pit_id", "profile")
+            .annotate(head=last_sequence_of_tables())
+            .prefetch_related("rules_history")
+        }
+        for follow_row in follows.values():
+            if follow_row.sequence == 0 and follow_row.shoe is None and not from_start:
+                follow_row.sequence = _shoe_start(tables[follow_row.table_id].chain_id)
+        moved = [f for f in follows.values() if tables[f.table_id].head > f.sequence]
+        if not moved:
+            return progress
+        by_chain = {tables[f.table_id].chain_id: f for f in moved}
+        rows = (
+            Event.objects.filter(
+                functools.reduce(
+                    Q.__or__,
+                    (
+                        Q(chain_id=chain, sequence__gt=f.sequence)
+                        & Q(sequence__lte=tables[f.table_id].head)
+                        for chain, f in by_chain.items()
+                    ),
+                ),
+                action__in=READ_KINDS,
+            )
+            .order_by("chain_id", "sequence")
+            .values_list("chain_id", "sequence", "action", "data", "created_at")
+        )
+        edges: dict[tuple[int, int, int], Edge] = {}
+        now = timezone.now()
+        events_by_chain: dict[int, list[tuple[int, str, dict[str, Any], datetime]]] = {}
+        for chain, sequence, action, data, created_at in rows:
+            events_by_chain.setdefault(chain, []).append((sequence, action, data, created_at))
+        for chain, f in by_chain.items():
+            table = tables[f.table_id]
+            count = _count_of(f)
+            for sequence, action, data, created_at in events_by_chain.get(chain, ()):
+                progress.events += 1
+                try:
+                    count, due = read(count, payload_of(action, data))
+                except CountLost as error:
+                    f.lost = str(error)[:200]
+                    progress.lost.append(f.lost)
+                    log.warning("protection: table %s: %s", table.pk, error)
+                    count = None
+                    continue
+                if count is not None and action in SHOE_STARTS:
+                    f.lost = ""
+                if due is None or count is None:
+                    continue
+                if count.pricing(due.round) == count.priced:
+                    continue  # opened on the count it was priced on after the last round
+                edges[(table.pk, due.shoe, due.round)] = _edge(
+                    table, due, count, created_at, sequence, now
+                )
+                count.priced = count.pricing(due.round)
+            _keep(f, count, tables[f.table_id].head, now)
+        if edges:
+            Edge.objects.bulk_create(
+                list(edges.values()),
+                update_conflicts=True,
+                unique_fields=["table", "shoe", "round"],
+                update_fields=["rules", "counts", "seen", "edges", "favourable", "priced_at",
+                               "sequence"],
+            )  # fmt: skip
+        alerts.mark_tables(moved, tables, edges.values())
+        Follow.objects.bulk_update(
+            moved, ["sequence", "shoe", "decks", "counts", "held", "seen", "priced", "lost",
+                    "alerted", "read_at"]
+        )  # fmt: skip
+    progress.tables, progress.priced = len(moved), len(edges)
+    return progress
+
+
+def behind() -> list[int]:
+    """The tables whose record has events the follower has not read (one query)."""
+    read_to = Follow.objects.filter(table_id=OuterRef("pk")).values("sequence")[:1]
+    return list(
+        Table.objects.annotate(
+            head=last_sequence_of_tables(),
+            read_to=Coalesce(Subquery(read_to), Value(0), output_field=IntegerField()),
+        )
+        .filter(head__gt=F("read_to"))
+        .values_list("pk", flat=True)
+    )
+
+
+def _shoe_start(chain_id: int) -> int:
+    """The sequence just before the chain's last shoe started (0: read it all)."""
+    start = (
+        Event.objects.filter(chain_id=chain_id, action__in=SHOE_STARTS)
+        .order_by("-sequence")
+        .values_list("sequence", flat=True)
+        .first()
+    )
+    return 0 if start is None else start - 1
+
+
+def _count_of(f: Follow) -> ShoeCount | None:
+    if f.shoe is None or f.decks is None or f.lost:
+        return None
+    return ShoeCount(
+        shoe=f.shoe,
+        decks=f.decks,
+        counts=list(f.counts),
+        held=f.held,
+        seen=f.seen,
+        priced=tuple(f.priced),
+    )
+
+
+def _keep(f: Follow, count: ShoeCount | None, head: int, now: datetime) -> None:
+    f.sequence, f.read_at = head, now
+    if count is None:
+        f.shoe = f.decks = None
+        f.counts, f.held, f.seen, f.priced = [], "", 0, []
+        return
+    f.shoe, f.decks, f.counts = count.shoe, count.decks, list(count.counts)
+    f.held, f.seen, f.priced = count.held, count.seen, list(count.priced)
+
+
+def _edge(
+    table: Table,
+    due: Priced,
+    count: ShoeCount,
+    at: datetime,
+    sequence: int,
+    now: datetime,
+) -> Edge:
+    record: TableRules | None = table.rules_record(at=at)
+    edges = price(tuple(count.counts), table.submission(record))
+    return Edge(
+        table_id=table.pk,
+        shoe=due.shoe,
+        round=due.round,
+        rules=record,
+        counts=list(count.counts),
+        seen=count.seen,
+        edges={wager: f"{edge.numerator}/{edge.denominator}" for wager, edge in edges.items()},
+        favourable=[wager for wager, edge in edges.items() if edge < 0],
+        priced_at=now,
+        sequence=sequence,
+    )

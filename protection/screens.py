@@ -1,0 +1,162 @@
+"""What the table's protection page shows: the edge of each wager over a shoe, the alerts, and
+each seat's bets against the edge, read in a fixed number of queries."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.utils.safestring import SafeString
+
+from baccarat.wagertypes import WagerType
+from protection.alerts import SOURCE, percent
+from protection.charts import edge_line
+from protection.models import Edge, Follow
+from tablegame.marks.models import TableMark
+from tablegame.models import Round, Table, Wager
+
+#: The wagers on the layout's lines: a player's "usual bet" is read from them.
+MAIN_WAGERS = frozenset({WagerType.PLAYER.value, WagerType.BANKER.value})
+#: Alerts shown, newest first.
+ALERTS_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class EdgeRow:
+    """One wager over the shoe."""
+
+    wager: str
+    label: str
+    now: Fraction
+    low: Fraction
+    low_round: int
+    chart: SafeString
+
+    @property
+    def now_text(self) -> str:
+        return percent(self.now)
+
+    @property
+    def low_text(self) -> str:
+        return percent(self.low)
+
+    @property
+    def theirs(self) -> bool:
+        return self.now < 0
+
+
+@dataclass
+class SideBet:
+    round: int
+    wager: str
+    amount: Decimal
+    edge: Fraction | None
+
+    @property
+    def edge_text(self) -> str:
+        return "not priced" if self.edge is None else percent(self.edge)
+
+    @property
+    def theirs(self) -> bool:
+        return self.edge is not None and self.edge < 0
+
+
+@dataclass
+class SeatBets:
+    """A seat's bets over the shoe: its usual bet on the lines, and each side bet with its edge."""
+
+    seat: int
+    usual: Decimal | None = None
+    side: list[SideBet] = field(default_factory=list)
+    main: list[Decimal] = field(default_factory=list)
+
+    @property
+    def on_theirs(self) -> list[SideBet]:
+        return [s for s in self.side if s.theirs]
+
+
+def shoes_priced(table: Table) -> list[int]:
+    """The numbers of the table's shoes with a round priced, newest first."""
+    return list(
+        Edge.objects.filter(table=table).order_by("-shoe").values_list("shoe", flat=True).distinct()
+    )
+
+
+def protection_page(table: Table, shoe: int | None) -> dict[str, Any]:
+    """The page's context for ``shoe`` (the newest priced when None)."""
+    shoes = shoes_priced(table)
+    if shoe is None and shoes:
+        shoe = shoes[0]
+    edges = list(Edge.objects.filter(table=table, shoe=shoe).order_by("round")) if shoe else []
+    return {
+        "table": table,
+        "shoes": shoes,
+        "shoe": shoe,
+        "latest": edges[-1] if edges else None,
+        "rows": edge_rows(edges),
+        "alerts": list(
+            TableMark.objects.filter(table=table, source=SOURCE).order_by("-raised_at", "-pk")[
+                :ALERTS_SHOWN
+            ]
+        ),
+        "follow": Follow.objects.filter(table=table).first(),
+        "seats": seat_bets(table, shoe, edges) if shoe else [],
+    }
+
+
+def edge_rows(edges: list[Edge]) -> list[EdgeRow]:
+    """A row per wager the shoe's last pricing offers, in the layout's order."""
+    if not edges:
+        return []
+    rounds = edges[-1].round
+    rows = []
+    for wager in edges[-1].edges:
+        points = [(e.round, Fraction(e.edges[wager])) for e in edges if wager in e.edges]
+        low_round, low = min(points, key=lambda p: p[1])
+        label = WagerType(wager).label
+        rows.append(
+            EdgeRow(
+                wager=wager,
+                label=label,
+                now=points[-1][1],
+                low=low,
+                low_round=low_round,
+                chart=edge_line(points, title=f"{label}: house edge by round", rounds=rounds),
+            )
+        )
+    return rows
+
+
+def seat_bets(table: Table, shoe: int, edges: list[Edge]) -> list[SeatBets]:
+    """Each seat's wagers in the shoe's rounds, side bets with the exact edge they faced."""
+    by_round = {e.round: e for e in edges}
+    seats: dict[int, SeatBets] = {}
+    wagers = (
+        Wager.objects.filter(round__table=table, round__shoe__number=shoe)
+        .exclude(round__state=Round.State.VOID)
+        .order_by("round__number", "seat", "pk")
+        .values_list("round__number", "seat", "type", "amount")
+    )
+    for number, seat, wager, amount in wagers:
+        bets = seats.setdefault(seat, SeatBets(seat))
+        if wager in MAIN_WAGERS:
+            bets.main.append(amount)
+            continue
+        edge = by_round.get(number)
+        bets.side.append(
+            SideBet(number, WagerType(wager).label, amount, edge.edge(wager) if edge else None)
+        )
+    for bets in seats.values():
+        bets.usual = statistics.median(bets.main) if bets.main else None
+    return [seats[s] for s in sorted(seats)]
+
+
+def by_table(edges: list[Edge]) -> dict[int, list[Edge]]:
+    out: dict[int, list[Edge]] = defaultdict(list)
+    for edge in edges:
+        out[edge.table_id].append(edge)
+    return out

@@ -1,0 +1,14 @@
+"""Game protection's pages, under /protection/."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from protection import views
+
+app_name = "protection"
+
+urlpatterns: list[URLPattern] = [
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/edges/", views.edges, name="edges"),
+]

@@ -1,0 +1,172 @@
+"""The follower prices every round from the cards the record shows leave the shoe."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from baccarat.gamemath import analyse
+from protection.alerts import percent
+from protection.follower import behind, follow
+from protection.models import Edge, Follow
+from tablegame import actions
+from tablegame.actions.corrections import correct_card
+from tablegame.marks.models import TableMark
+from tablegame.models import Shoe, Table
+from tests.protection.conftest import eights_and_nines, play, ready_table, strip_rounds
+
+pytestmark = pytest.mark.django_db
+
+ROUNDS = [
+    ["2C", "3D", "4H", "5S", "6C"],  # Player 6, Banker 8 after two each: Banker stands; P draws
+    ["KC", "9D", "QH", "TS"],  # naturals both sides? P 0, B 9: Banker natural
+    ["AC", "AD", "7H", "7S"],
+]
+
+
+def _shoe(table: Table) -> Shoe:
+    shoe = table.current_shoe()
+    assert shoe is not None
+    return shoe
+
+
+def test_each_round_is_priced_from_the_cards_seen_before_it(dealer: User, floor: User) -> None:
+    table = ready_table("ma-mini-ez", dealer, floor)
+    follow([table.pk])
+    shoe = _shoe(table)
+    first = Edge.objects.get(table=table, shoe=shoe.number, round=1)
+    assert first.seen == 1  # the first card, shown at the burn
+    assert first.edges == _exact(analyse(shoe.composition(), table.rules).house_edge)
+    for cards in ROUNDS[1:]:
+        play(table, dealer, [(1, "banker", "25"), (1, "dragon7", "5")], cards)
+    follow([table.pk])
+    shoe.refresh_from_db()
+    last = Edge.objects.filter(table=table, shoe=shoe.number).order_by("-round").first()
+    assert last is not None and last.round == 3  # priced once round 2 settled, for round 3
+    assert tuple(last.counts) == shoe.composition().counts
+    assert last.edges == _exact(analyse(shoe.composition(), table.rules).house_edge)
+    assert set(last.edges) >= {"banker", "player", "tie", "dragon7", "panda8"}
+
+
+def test_a_held_card_and_a_correction_leave_the_count_as_the_shoe_has_it(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("s42-mini", dealer, floor)
+    play(table, dealer, [(1, "player", "25")], ["2C", "3D", "4H", "5S"])
+    actions.open_round(table, actor=dealer)
+    actions.place_wager(table, seat=1, wager="banker", amount="25", actor=dealer)
+    actions.no_more_bets(table, actor=dealer)
+    actions.deal_card(table, card="KC", actor=dealer)
+    actions.deal_card(table, card="9D", actor=dealer)
+    actions.report_irregularity(
+        table, kind="card_drawn_in_error", card="5H", disclosed=False, actor=dealer
+    )
+    correct_card(table, position=1, card="KD", approver=floor, actor=dealer)
+    actions.deal_card(table, card="QH", actor=dealer)
+    actions.deal_card(table, card="TS", actor=dealer)
+    actions.settle_round(table, actor=dealer)
+    follow([table.pk])
+    shoe = _shoe(table)
+    assert shoe.held_card == "5H"
+    follow_row = Follow.objects.get(table=table)
+    assert (follow_row.lost, follow_row.held) == ("", "5H")
+    assert tuple(follow_row.counts) == shoe.composition().counts
+    play(table, dealer, [(1, "banker", "25")], ["5H", "AD", "3C", "2S"])
+    follow([table.pk])
+    shoe.refresh_from_db()
+    follow_row.refresh_from_db()
+    assert (follow_row.lost, follow_row.held) == ("", "")
+    assert tuple(follow_row.counts) == shoe.composition().counts
+    assert Edge.objects.get(table=table, shoe=shoe.number, round=4).counts == list(
+        shoe.composition().counts
+    )
+
+
+def test_a_table_behind_is_found_and_read_up_to_its_last_event(dealer: User, floor: User) -> None:
+    table = ready_table("s42-mini", dealer, floor)
+    assert table.pk in behind()
+    follow(behind())
+    assert table.pk not in behind()
+    play(table, dealer, [(1, "banker", "25")], ["AC", "AD", "7H", "7S"])
+    assert table.pk in behind()
+
+
+def test_a_shoe_stripped_of_eights_and_nines_marks_the_table_for_dragon_7(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("ma-mini-ez", dealer, floor)
+    strip_rounds(table, dealer, 16)
+    follow([table.pk])
+    shoe = _shoe(table)
+    counts = shoe.composition().counts
+    assert counts[7] == counts[8] == 0  # no eight, no nine left
+    last = Edge.objects.filter(table=table, shoe=shoe.number).order_by("-round").first()
+    assert last is not None and "dragon7" in last.favourable
+    assert Fraction(last.edges["dragon7"]) < 0
+    turned = (
+        Edge.objects.filter(table=table, shoe=shoe.number, favourable__contains=["dragon7"])
+        .order_by("round")
+        .first()
+    )
+    assert turned is not None
+    mark = TableMark.objects.get(table=table, cleared_at__isnull=True)
+    assert mark.source == "protection" and mark.key == "favourable"
+    assert mark.words.startswith(f"Shoe {shoe.number}: favours the players: ")
+    now = last.edge("dragon7")
+    assert now is not None
+    assert f"Dragon 7 since round {turned.round}, now {percent(now)}" in mark.words
+    assert mark.round is not None and mark.round <= turned.round
+    assert mark.link == f"/protection/tables/{table.pk}/"
+
+
+def test_the_mark_is_restated_only_when_the_wagers_change(dealer: User, floor: User) -> None:
+    table = ready_table("ma-mini-ez", dealer, floor)
+    strip_rounds(table, dealer, 16)
+    follow([table.pk])
+    mark = TableMark.objects.get(table=table, cleared_at__isnull=True)
+    play(table, dealer, [(1, "banker", "25")], ["AC", "AD", "7H", "7S"])
+    follow([table.pk])
+    again = TableMark.objects.get(table=table, cleared_at__isnull=True)
+    edge = Edge.objects.filter(table=table).order_by("-round").first()
+    assert edge is not None
+    assert sorted(edge.favourable) == sorted(Follow.objects.get(table=table).alerted["since"])
+    assert (again.pk, again.restated, again.words) == (mark.pk, mark.restated, mark.words)
+
+
+def test_the_mark_clears_when_the_shoe_ends(dealer: User, floor: User) -> None:
+    table = ready_table("ma-mini-ez", dealer, floor)
+    strip_rounds(table, dealer, 16)
+    follow([table.pk])
+    assert TableMark.objects.filter(table=table, cleared_at__isnull=True).exists()
+    actions.end_shoe(table, actor=dealer)
+    follow([table.pk])
+    assert not TableMark.objects.filter(table=table, cleared_at__isnull=True).exists()
+    assert TableMark.objects.filter(table=table, cleared_at__isnull=False).count() == 1
+
+
+def test_reading_many_tables_costs_the_same_statements_as_reading_one(
+    dealer: User, floor: User
+) -> None:
+    tables = [ready_table(p, dealer, floor) for p in ("s42-mini", "mini-pairs", "ma-mini")]
+    follow([t.pk for t in tables])
+    for table in tables:
+        play(table, dealer, [(1, "banker", "25")], ["AC", "AD", "7H", "7S"])
+    with CaptureQueriesContext(connection) as one:
+        follow([tables[0].pk])
+    with CaptureQueriesContext(connection) as three:
+        assert follow([t.pk for t in tables]).priced == 2  # the other two tables' round 2
+    assert len(three) == len(one)
+    assert not [q for q in one.captured_queries if "protection_edge" in q["sql"] and
+                q["sql"].startswith("SELECT")]  # fmt: skip
+
+
+def _exact(edges: dict[str, Fraction]) -> dict[str, str]:
+    return {w: f"{e.numerator}/{e.denominator}" for w, e in edges.items()}
+
+
+def test_eights_and_nines_rounds_are_four_cards_each() -> None:
+    assert all(len(eights_and_nines(t)) == 4 for t in range(16))
