@@ -148,7 +148,8 @@ RULES: Mapping[str, Rule] = {
     ),
     "page:surveillance:notices": _surveillance("read the notices of procedure changes"),
     "page:surveillance:signins": _surveillance("read the record of sign-ins and refusals"),
-    # Game protection (protection/): a table's exact edges over its shoe and its alerts.
+    # Game protection (protection/): every table's edges now, a table's over its shoe, alerts.
+    "page:protection:floor": _surveillance("watch the tables' edges and alerts"),
     "page:protection:table": _surveillance("watch a table's edges and alerts"),
     "page:protection:edges": _surveillance("watch a table's edges and alerts"),
     # Notices of a change of shuffle, commission or settlement procedure are written to

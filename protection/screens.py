@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db import connection
+from django.db.models import OuterRef, Subquery
 from django.utils.safestring import SafeString
 
 from baccarat.wagertypes import WagerType
@@ -17,7 +20,9 @@ from protection.alerts import SOURCE, percent
 from protection.charts import edge_line
 from protection.models import Edge, Follow
 from tablegame.marks.models import TableMark
+from tablegame.marks.reading import open_marks
 from tablegame.models import Round, Table, Wager
+from tablegame.selectors import last_sequence_of_tables
 
 #: The wagers on the layout's lines: a player's "usual bet" is read from them.
 MAIN_WAGERS = frozenset({WagerType.PLAYER.value, WagerType.BANKER.value})
@@ -77,6 +82,61 @@ class SeatBets:
     @property
     def on_theirs(self) -> list[SideBet]:
         return [s for s in self.side if s.theirs]
+
+
+@dataclass(frozen=True)
+class FloorRow:
+    """One table on the protection floor page."""
+
+    table: Table
+    latest: Edge | None
+    follow: Follow | None
+    marks: list[TableMark]
+
+    @property
+    def theirs(self) -> list[str]:
+        """The wagers that favour the players now, with their edges."""
+        if self.latest is None:
+            return []
+        return [
+            f"{WagerType(w).label} {percent(Fraction(self.latest.edges[w]))}"
+            for w in sorted(self.latest.favourable)
+        ]
+
+    @property
+    def behind(self) -> int | None:
+        """Events recorded the follower has not read yet (None: never followed)."""
+        if self.follow is None:
+            return None
+        head: int = getattr(self.table, "head", 0)
+        return max(0, head - self.follow.sequence)
+
+
+def floor_rows() -> list[FloorRow]:
+    """Every table with its newest pricing, its follow and its open marks (four queries)."""
+    tables = list(
+        Table.objects.select_related("pit__casino")
+        .annotate(head=last_sequence_of_tables())
+        .order_by("pit__casino__name", "pit__name", "name")
+    )
+    latest = {
+        e.table_id: e
+        for e in Edge.objects.filter(table__in=tables)
+        .order_by("table_id", "-shoe", "-round")
+        .distinct("table_id")
+    } if connection.vendor == "postgresql" else _latest_edges(tables)  # fmt: skip
+    follows = {f.table_id: f for f in Follow.objects.filter(table__in=tables)}
+    marks = open_marks(t.pk for t in tables)
+    return [FloorRow(t, latest.get(t.pk), follows.get(t.pk), marks.get(t.pk, [])) for t in tables]
+
+
+def _latest_edges(tables: Sequence[Table]) -> dict[int, Edge]:
+    """The newest pricing of each table without DISTINCT ON (SQLite: the embedded demo)."""
+    newest = Edge.objects.filter(table_id=OuterRef("table_id")).order_by("-shoe", "-round")
+    return {
+        e.table_id: e
+        for e in Edge.objects.filter(table__in=tables, pk=Subquery(newest.values("pk")[:1]))
+    }
 
 
 def shoes_priced(table: Table) -> list[int]:

@@ -9,6 +9,7 @@ from protection import views
 app_name = "protection"
 
 urlpatterns: list[URLPattern] = [
+    path("", views.floor, name="floor"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/edges/", views.edges, name="edges"),
 ]

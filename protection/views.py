@@ -1,9 +1,10 @@
 """Game protection's pages: a table's edges over its shoe, its alerts, its seats' bets.
 
-Surveillance only (``casino.access``: ``page:protection:*``). The wall's alert links here with its
-own address in ``?back=`` (the round review's way: ``tablegame.views_review.local_path``). A page on the newest shoe reads its
-edges section again (``edges``, an HTML fragment) every few seconds, saying the shoe and round it
-shows: until the follower prices another round the answer is 204, one query.
+Surveillance only (``casino.access``: ``page:protection:*``). The wall's alert links here with
+its own address in ``?back=`` (the round review's way: ``tablegame.views_review.local_path``). A
+page on the newest shoe reads its edges section again (``edges``, an HTML fragment) every few
+seconds, saying the shoe and round it shows: until the follower prices another round the answer
+is 204, one query.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.shortcuts import get_object_or_404, render
 
 from casino import access
 from protection.models import Edge
-from protection.screens import protection_page
+from protection.screens import floor_rows, protection_page
 from tablegame.models import Table
 from tablegame.views_review import local_path
 
@@ -28,6 +29,13 @@ def _shoe(request: HttpRequest) -> int | None:
     if not (raw.isascii() and raw.isdecimal()) or not 1 <= int(raw) <= MOST_SHOE:
         raise Http404("A shoe is a number from 1.")
     return int(raw)
+
+
+@access.page("page:protection:floor")
+def floor(request: HttpRequest) -> HttpResponse:
+    """Every table: the shoe and round priced last, the wagers that favour the players now, the
+    alerts open, and whether the follower is keeping up."""
+    return render(request, "protection/floor.html", {"tables": floor_rows()})
 
 
 @access.page("page:protection:table")

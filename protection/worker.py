@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from protection.follower import Progress, behind, follow
 from tablegame.broadcast import SURVEILLANCE_GROUP
@@ -100,6 +100,7 @@ def run(
                 on_batch(progress)
         if listening and not stop.is_set():
             stop.wait(batch_every)  # a batch's window: the notices of many tables at once
+    connection.close()
 
 
 def _chunks(ids: list[int], size: int) -> list[list[int]]:
