@@ -28,7 +28,8 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py run_schedule & schedule=$$!; \
-	trap 'kill $$schedule' EXIT INT TERM; \
+	$(BIN)/python manage.py protect & protect=$$!; \
+	trap 'kill $$schedule $$protect' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: $(STAMP)

@@ -1,4 +1,5 @@
-"""The embedded demo (``make run``: SQLite, no Redis) deals a round over the API as a tablet does.
+"""The embedded demo (``make run``: SQLite, no Redis) deals a round over the API as a tablet does,
+and game protection's follower prices it.
 
 The live path reads a command's facts in hand-written PostgreSQL statements; on SQLite it reads
 the same through the ORM (``tablegame.live``). Run in a subprocess with the demo's settings.
@@ -58,3 +59,8 @@ def test_the_embedded_demo_deals_and_settles_a_round_over_the_api(tmp_path: Path
     assert "wagers [(2, 'lose', '0.00', '0.00'), (1, 'win', '100.00', '5.00')]" in lines, (
         played.stdout
     )
+    # Game protection's follower (``make run`` starts ``manage.py protect``) prices the rounds
+    # on SQLite too: the first after the burn, the second after the first settled.
+    protected = run("protect", "--once", database=database)
+    assert protected.returncode == 0, protected.stderr
+    assert "priced 2 rounds." in protected.stdout, protected.stdout
