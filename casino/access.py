@@ -148,6 +148,7 @@ RULES: Mapping[str, Rule] = {
     ),
     "page:surveillance:notices": _surveillance("read the notices of procedure changes"),
     "page:surveillance:signins": _surveillance("read the record of sign-ins and refusals"),
+    "page:surveillance:significant": _surveillance("read the significant events of the tables"),
     # Notices of a change of shuffle, commission or settlement procedure are written to
     # surveillance, who acknowledge each one.
     "command:acknowledge_procedure_notice": _surveillance(

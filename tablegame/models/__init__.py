@@ -4,6 +4,7 @@ the app from here."""
 
 from tablegame.models.dealers import DealerAssignment
 from tablegame.models.notices import ProcedureNotice
+from tablegame.models.refusals import TableRefusal
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
@@ -39,6 +40,7 @@ __all__ = [
     "Shoe",
     "Table",
     "TableLimit",
+    "TableRefusal",
     "TableRules",
     "TableSnapshot",
     "VigorishForm",
