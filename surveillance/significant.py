@@ -13,11 +13,15 @@ table's tile); ``/surveillance/significant/`` lists them, by table, kind and tim
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.db.models import Q
+from django.contrib.auth.models import User
+from django.db.models import IntegerField, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -44,6 +48,8 @@ class Significant:
     """One significant event or refusal, as surveillance is shown it."""
 
     at: datetime.datetime
+    zone: str
+    """The time zone of the table's casino, in which its time is shown."""
     table_id: int
     table_name: str
     kind: str
@@ -56,6 +62,19 @@ class Significant:
     more: int = 0
     """A refusal: how many more alike that minute were counted, not kept one by one."""
 
+    @property
+    def local(self) -> datetime.datetime:
+        """When, in its casino's time."""
+        return self.at.astimezone(zoneinfo.ZoneInfo(self.zone))
+
+    @property
+    def clock(self) -> str:
+        return f"{self.local:%H:%M:%S}"
+
+    @property
+    def when(self) -> str:
+        return f"{self.local:%Y-%m-%d %H:%M:%S}"
+
 
 @dataclass(frozen=True)
 class Filters:
@@ -66,85 +85,70 @@ class Filters:
 
 
 def significant(filters: Filters, *, limit: int = SHOWN) -> list[Significant]:
-    """The significant events and refusals that match, newest first, at most ``limit`` (four
-    queries: the events, their tables, their rounds, the refusals)."""
+    """The significant events and refusals that match, newest first, at most ``limit`` (two
+    queries: the events, the refusals)."""
     found = [*_events(filters, limit), *_refusals(filters, limit)]
     found.sort(key=lambda s: s.at, reverse=True)
     return found[:limit]
 
 
 def _events(filters: Filters, limit: int) -> list[Significant]:
+    """The significant events of the tables' chains, each with its table, casino zone and round
+    read in the same query."""
     if filters.kind and filters.kind not in {k.value for k in SIGNIFICANT}:
         return []
     which = Q()
     for kind, field in SIGNIFICANT.items():
         if filters.kind in ("", kind.value):
             which |= Q(action=kind.value, **({f"data__{field}": True} if field else {}))
-    rows = Event.objects.filter(which, chain__scope="table").select_related("actor")
+    rows = Event.objects.filter(which, chain__scope="table")
     if filters.table is not None:
         rows = rows.filter(chain_id=filters.table.chain_id)
     if filters.start is not None:
         rows = rows.filter(created_at__gte=filters.start)
     if filters.end is not None:
         rows = rows.filter(created_at__lt=filters.end)
-    events = list(rows.order_by("-created_at", "-pk")[:limit])
-    chains = {e.chain_id for e in events}
-    tables = {t.chain_id: t for t in Table.objects.filter(chain_id__in=chains)}
-    rounds = _rounds_of(events, tables)
+    table = Table.objects.filter(chain_id=OuterRef("chain_id"))
+    # A round's number counts within its shoe: the event's is the latest of that number opened
+    # at its table before it.
+    game = Round.objects.filter(
+        table__chain_id=OuterRef("chain_id"),
+        number=OuterRef("round_number"),
+        opened_at__lte=OuterRef("created_at"),
+    ).order_by("-opened_at")
+    rows = rows.annotate(round_number=Cast(KT("data__round"), IntegerField())).annotate(
+        table_pk=Subquery(table.values("pk")[:1]),
+        table_name=Subquery(table.values("name")[:1]),
+        zone=Subquery(table.values("pit__casino__time_zone")[:1]),
+        round_pk=Subquery(game.values("pk")[:1]),
+        who=Subquery(User.objects.filter(pk=OuterRef("actor_id")).values("username")[:1]),
+    )
     found = []
-    for event in events:
-        table = tables[event.chain_id]
+    for event in rows.order_by("-created_at", "-pk")[:limit]:
         payload = payload_of(event.action, event.data)
         number = event.data.get("round")
         found.append(
             Significant(
                 at=event.created_at,
-                table_id=table.pk,
-                table_name=table.name,
+                zone=event.zone,
+                table_id=event.table_pk,
+                table_name=event.table_name,
                 kind=event.action,
                 label=payload.title,
                 words=payload.describe(),
-                who=event.actor.get_username() if event.actor is not None else "",
+                who=event.who or "",
                 refused=False,
                 round_number=number if isinstance(number, int) else None,
-                round_id=rounds.get(event.pk),
+                round_id=event.round_pk,
             )
         )
-    return found
-
-
-def _rounds_of(events: list[Event], tables: dict[int, Table]) -> dict[int, int]:
-    """Event id -> the id of its round: the latest of its table with its number opened before
-    it (a round's number counts within its shoe)."""
-    wanted = [e for e in events if isinstance(e.data.get("round"), int)]
-    if not wanted:
-        return {}
-    earliest = min(e.created_at for e in wanted) - datetime.timedelta(days=1)
-    candidates = (
-        Round.objects.filter(
-            table_id__in={tables[e.chain_id].pk for e in wanted},
-            number__in={e.data["round"] for e in wanted},
-            opened_at__gte=earliest,
-            opened_at__lte=max(e.created_at for e in wanted),
-        )
-        .order_by("-opened_at")
-        .values_list("pk", "table_id", "number", "opened_at")
-    )
-    rows = list(candidates)
-    found = {}
-    for event in wanted:
-        table_id, number = tables[event.chain_id].pk, event.data["round"]
-        for pk, table, round_number, opened in rows:
-            if (table, round_number) == (table_id, number) and opened <= event.created_at:
-                found[event.pk] = pk
-                break
     return found
 
 
 def _refusals(filters: Filters, limit: int) -> list[Significant]:
     if filters.kind and filters.kind not in REFUSAL_LABELS:
         return []
-    rows = TableRefusal.objects.select_related("table")
+    rows = TableRefusal.objects.select_related("table__pit__casino")
     if filters.kind:
         rows = rows.filter(kind=filters.kind)
     if filters.table is not None:
@@ -156,6 +160,7 @@ def _refusals(filters: Filters, limit: int) -> list[Significant]:
     return [
         Significant(
             at=row.at,
+            zone=row.table.pit.casino.time_zone,
             table_id=row.table_id,
             table_name=row.table.name,
             kind=row.kind,
@@ -229,4 +234,4 @@ def significant_page(request: HttpRequest) -> HttpResponse:
 
 def wall_context() -> dict[str, Any]:
     """What the wall's strip needs (``surveillance.views.wall`` adds it to the wall's)."""
-    return {"significant": on_the_wall(), "significant_zone": search_zone(None)}
+    return {"significant": on_the_wall()}
