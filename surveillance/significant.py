@@ -232,6 +232,10 @@ def significant_page(request: HttpRequest) -> HttpResponse:
     return render(request, "surveillance/significant.html", context)
 
 
-def wall_context() -> dict[str, Any]:
-    """What the wall's strip needs (``surveillance.views.wall`` adds it to the wall's)."""
-    return {"significant": on_the_wall()}
+def wall_context(zones: dict[int, str] | None = None) -> dict[str, Any]:
+    """What the wall's strip needs (``surveillance.views.wall`` adds it to the wall's): the
+    newest, and each table's casino zone (``zones``, from the wall's tiles; else read), in
+    which the script shows the time of a new one."""
+    if zones is None:
+        zones = dict(Table.objects.values_list("pk", "pit__casino__time_zone"))
+    return {"significant": on_the_wall(), "significant_zones": zones}

@@ -38,10 +38,11 @@ ROUNDS_PER_PAGE = 25
 @access.page("page:surveillance:wall")
 def wall(request: HttpRequest) -> HttpResponse:
     """Every table live: a tile each, re-fetched one by one as the tables change."""
+    tiles = wall_tiles()
     context = {
-        "tiles": wall_tiles(),
+        "tiles": tiles,
         **notices_to_show(),
-        **significant.wall_context(),
+        **significant.wall_context({tile.pk: tile.zone for tile in tiles}),
         "now": timezone.now(),
         "compact": True,
     }

@@ -26,16 +26,22 @@
     return made;
   }
 
-  function clock(date) {
-    return [date.getHours(), date.getMinutes(), date.getSeconds()]
-      .map((n) => String(n).padStart(2, "0")).join(":");
+  /* The time in the table's casino's zone, as the server writes it (HH:MM:SS). */
+  function clock(date, table) {
+    const holder = document.getElementById("significant-zones");
+    const zone = holder ? JSON.parse(holder.textContent)[table] : undefined;
+    try {
+      return date.toLocaleTimeString("en-GB", { timeZone: zone, hour12: false });
+    } catch (error) {  // a zone the browser does not know: its own
+      return date.toLocaleTimeString("en-GB", { hour12: false });
+    }
   }
 
   function item({ table, tableName, label, words, who, at, roundId, roundNumber, refused, kind }) {
     const li = node("li", `sig-item${refused ? " refused" : ""}`);
     li.dataset.table = String(table);
     li.dataset.kind = kind;
-    const time = node("time", "", clock(at));
+    const time = node("time", "", clock(at, table));
     time.dateTime = at.toISOString();
     li.append(time, " ", node("b", "sig-table", tableName), " ",
       node("span", "sig-label", refused ? `${label} (refused)` : label), " ",
