@@ -73,6 +73,7 @@ STATIC = {
     "css/surveillance.css": "surveillance",
     "js/surveillance_wall.js": "surveillance",
     "js/surveillance_notices.js": "surveillance",
+    "js/surveillance_significant.js": "surveillance",
     "css/accounting.css": "accounting",
 }
 

@@ -77,4 +77,9 @@ def test_an_impossible_card_tapped_on_the_tablet_is_marked_on_the_wall(
         arg=table.pk,
         timeout=5000,
     )
+
+    wall.click("nav a:text-is('Significant events')")
+    wall.wait_for_selector("#significant-list")
+    assert wall.locator("#significant-list tbody tr").count() == 2
+    shot(wall, "surveillance-significant-page")
     browser.stop()
