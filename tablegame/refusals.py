@@ -24,6 +24,7 @@ from django.utils import timezone
 from casino.roles import Actor
 from tablegame.broadcast import announce_refusal
 from tablegame.errors import ActionError, RefusalKind
+from tablegame.live import live
 from tablegame.models import Round, Shoe, Table, TableRefusal
 
 log = logging.getLogger(__name__)
@@ -58,8 +59,7 @@ def kept(
 def in_play(table: Table) -> tuple[Round | None, Shoe | None]:
     """The round and shoe the command found, as read with the table's lock (``tablegame.live``),
     without a query: what was not read is not known."""
-    facts = vars(table).get("_live")
-    known = vars(facts) if facts is not None else {}
+    known = vars(live(table))  # what was read, not what would be read if asked
     game: Round | None = known.get("last_round")
     shoe: Shoe | None = known.get("shoe")
     if game is not None and Round.shoe.is_cached(game):
