@@ -148,3 +148,20 @@ def test_refusals_past_the_minutes_bound_are_counted_on_the_last_one_kept(
         tablet.post(mini, "round/wagers/", {"seat": 2, "type": "player", "amount": "100"})
     rows = list(TableRefusal.objects.filter(table=mini).order_by("pk"))
     assert [row.more for row in rows] == [0, 3]
+
+
+def test_a_correction_to_a_card_not_in_the_shoe_is_kept_without_the_approvers_password(
+    tablet, mini
+):
+    shoe = mini.current_shoe()
+    shoe.remaining["AS"] = 0
+    shoe.save(update_fields=["remaining"])
+    in_dealing(tablet, mini)
+    tablet.do(mini, "round/cards/", {"card": "4D"})
+    body = {"position": 1, "card": "AS", "floorperson": "floor", "password": "baccarat"}
+    status, error = refused(tablet, mini, "round/corrections/", body)
+    assert status == 409
+    kept = only_refusal(mini)
+    assert (kept.kind, kept.command, kept.words) == ("card_not_in_shoe", "correct_card", error)
+    assert kept.given == {"position": 1, "card": "AS", "reason": "", "approver": "floor"}
+    assert "baccarat" not in str(kept.given)
