@@ -152,6 +152,7 @@ RULES: Mapping[str, Rule] = {
     "page:protection:floor": _surveillance("watch the tables' edges and alerts"),
     "page:protection:table": _surveillance("watch a table's edges and alerts"),
     "page:protection:edges": _surveillance("watch a table's edges and alerts"),
+    "page:surveillance:significant": _surveillance("read the significant events of the tables"),
     # Notices of a change of shuffle, commission or settlement procedure are written to
     # surveillance, who acknowledge each one.
     "command:acknowledge_procedure_notice": _surveillance(

@@ -108,6 +108,8 @@ class TableTile:
     name: str
     pit: str
     casino: str
+    zone: str
+    """The casino's time zone (the wall shows each table's times in it)."""
     game: str
     status: str
     status_label: str
@@ -250,6 +252,7 @@ def wall_tiles(*, table_ids: Iterable[int] | None = None) -> list[TableTile]:
                 name=table.name,
                 pit=table.pit.name,
                 casino=table.pit.casino.name,
+                zone=table.pit.casino.time_zone,
                 game=table.rules.title,
                 status=table.status,
                 status_label=table.get_status_display(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from surveillance import notices, signins, views
+from surveillance import notices, significant, signins, views
 
 app_name = "surveillance"
 
@@ -17,5 +17,6 @@ urlpatterns: list[URLPattern] = [
     path("rounds/<int:round_id>/", views.round_moved, name="round-moved"),  # now /rounds/<id>/
     path("notices/", notices.notices, name="notices"),
     path("signins/", signins.signins, name="signins"),
+    path("significant/", significant.significant_page, name="significant"),
     path("notices/acknowledge/", notices.acknowledge, name="acknowledge_notice"),
 ]

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from casino import access
+from surveillance import significant
 from surveillance.forms import check_time_range, time_range
 from surveillance.notices import notices_to_show
 from surveillance.selectors import (
@@ -38,7 +39,14 @@ ROUNDS_PER_PAGE = 25
 @access.page("page:surveillance:wall")
 def wall(request: HttpRequest) -> HttpResponse:
     """Every table live: a tile each, re-fetched one by one as the tables change."""
-    context = {"tiles": wall_tiles(), **notices_to_show(), "now": timezone.now(), "compact": True}
+    tiles = wall_tiles()
+    context = {
+        "tiles": tiles,
+        **notices_to_show(),
+        **significant.wall_context({tile.pk: tile.zone for tile in tiles}),
+        "now": timezone.now(),
+        "compact": True,
+    }
     return render(request, "surveillance/wall.html", context)
 
 

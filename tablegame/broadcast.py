@@ -149,6 +149,21 @@ def announce_change(
     notices.put(Notice(groups=tuple(groups), message=message))
 
 
+def announce_refusal(table_id: int, frame: dict[str, Any], *, pit_id: int | None) -> None:
+    """Queue a dealer's refusal that was kept (``tablegame.refusals``) for the table's pit's and
+    surveillance's screens, as ``frame`` (``{"type": "refused", ...}``); never raises. Not for
+    the table's own screens: the dealer was told it. Called after the refusal's commit."""
+    try:
+        text = json.dumps(frame)
+    except (TypeError, ValueError):
+        log.warning("refusal notice %r cannot be sent", frame, exc_info=True)
+        notices.put_failed()
+        return
+    groups = (SURVEILLANCE_GROUP,) if pit_id is None else (pit_group(pit_id), SURVEILLANCE_GROUP)
+    message = {"type": "table.refused", "table": table_id, "text": text}
+    notices.put(Notice(groups=groups, message=message))
+
+
 def meter_group(meter_id: int) -> str:
     """The channel-layer group of the screens of every table linked to a must-hit meter."""
     return f"musthit.{meter_id}"

@@ -20,6 +20,9 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   notices already sent on the socket, and waits up to ``HELLO_GRACE`` for those still on their
   way (committed, not yet here): it differs from what the screen heard only when something was
   missed. Screens no longer reload every 30 s for safety (live.js' reason "refresh" is gone);
+- on a pit or the surveillance socket, ``{"type": "refused", "table": 7, "kind": "card_not_in_shoe",
+  "words": "...", ...}`` when a dealer's command was refused for a reason surveillance must see,
+  and kept (``tablegame.refusals.refusal_frame``); it changed nothing, so it has no sequence;
 - on a table socket, ``{"type": "meter", "meter": "Stax", "amount": "250.75", "read": false}``
   when a must-hit meter the table is linked to moves with another table's round (``read``: a
   win, a payment or new parameters: read it again);
@@ -345,6 +348,8 @@ class Watch(AsyncJsonWebsocketConsumer):
             await self.table_changed(message)
         elif message["type"] == "table.marked":
             await self.table_marked(message)
+        elif message["type"] == "table.refused":  # a refusal kept (``tablegame.refusals``)
+            await self.send(text_data=message["text"])
         else:
             await super().dispatch(message)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from tablegame.errors import REFUSAL_LABELS
 from tablegame.events import TableEvent
 from tablegame.selectors import CHANGES
 
@@ -41,6 +42,42 @@ ALSO: dict[TableEvent, tuple[str, ...]] = {
     _K.VIGORISH_COLLECTED: ("forms",),
     _K.VIGORISH_FORM_REQUESTED: ("forms",),
 }
+
+
+#: The events surveillance is shown as they happen, on the wall and its list of significant events
+#: (issue 30, game protection), with the field of the event's data that must hold for it to count
+#: (None: every one): a card corrected, a round void (a void approved at the tablet among them),
+#: an irregularity, a recut ordered, the shoe passed on an order, the idle cards spread face up
+#: because a player asked. The refusals kept (``tablegame.errors.RefusalKind``) join them.
+SIGNIFICANT: dict[TableEvent, str | None] = {
+    _K.CARD_CORRECTED: None,
+    _K.ROUND_VOID: None,
+    _K.IRREGULARITY: None,
+    _K.RECUT_ORDERED: None,
+    _K.SHOE_PASSED: "ordered",
+    _K.IDLE_RESPREAD: "face_up",
+}
+
+
+def is_significant(action: str, data: dict[str, Any]) -> bool:
+    """Whether an event (its kind and data, as recorded) is one surveillance is shown."""
+    try:
+        kind = TableEvent(action)
+    except ValueError:
+        return False
+    if kind not in SIGNIFICANT:
+        return False
+    field = SIGNIFICANT[kind]
+    return field is None or bool(data.get(field))
+
+
+def significant_kinds() -> dict[str, Any]:
+    """What the pages embed (``{% significant_kinds %}``): each significant event kind with its
+    field that must hold (``events``), and each refusal kind kept with its words (``refusals``)."""
+    return {
+        "events": {kind.value: field for kind, field in SIGNIFICANT.items()},
+        "refusals": {kind.value: label for kind, label in REFUSAL_LABELS.items()},
+    }
 
 
 def event_kinds() -> dict[str, dict[str, list[str]]]:

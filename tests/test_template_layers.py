@@ -74,6 +74,7 @@ STATIC = {
     "css/surveillance.css": "surveillance",
     "js/surveillance_wall.js": "surveillance",
     "js/surveillance_notices.js": "surveillance",
+    "js/surveillance_significant.js": "surveillance",
     "css/accounting.css": "accounting",
     "css/protection.css": "protection",
     "js/protection.js": "protection",

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("tablegame", "0015_tablemark"),
+        ("tablegame", "0016_tablemark"),
     ]
 
     operations = [

@@ -46,6 +46,7 @@ from tablegame.actions.common import (
     record,
 )
 from tablegame.dealers import dealer_dealing
+from tablegame.errors import IllegalCard, LateWager, OverLimit
 from tablegame.live import live
 from tablegame.models import (
     Card as DealtCard,
@@ -182,7 +183,7 @@ def _check_limits(table: Table, kind: WagerType, amount: Decimal) -> None:
     if amount < limit.minimum:
         raise ActionError(f"The {kind.label} minimum is ${limit.minimum}; ${amount} is too little.")
     if amount > limit.maximum:
-        raise ActionError(f"The {kind.label} maximum is ${limit.maximum}; ${amount} is over it.")
+        raise OverLimit(f"The {kind.label} maximum is ${limit.maximum}; ${amount} is over it.")
 
 
 @action
@@ -199,7 +200,7 @@ def place_wager(
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
-        raise ActionError("No more bets: a wager may not be made, raised or withdrawn now.")
+        raise LateWager("No more bets: a wager may not be made, raised or withdrawn now.")
     if game.simulated:
         raise ActionError("This is a simulated round: no wagers are accepted.")
     kind = _wager_type(wager)
@@ -272,7 +273,7 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     table = lock_table(table)
     game = _round(table)
     if game.state != State.BETTING:
-        raise ActionError("No more bets: a wager may not be withdrawn now.")
+        raise LateWager("No more bets: a wager may not be withdrawn now.")
     if not any((w.seat, w.type) == (seat, wager) for w in game.wagers.all()):
         raise ActionError(f"Seat {seat} has no {wager} wager.")
     work().delete(Wager.objects.filter(round=game, seat=seat, type=wager))
@@ -295,7 +296,7 @@ def set_player_dealer_bank(table: Table, *, bank: Decimal | str, actor: Actor) -
     if game.player_dealer_seat is None:
         raise ActionError("This table has no player-dealer.")
     if game.state != State.BETTING:
-        raise ActionError("No more bets: the bank is fixed.")
+        raise LateWager("No more bets: the bank is fixed.")
     try:
         game.player_dealer_bank = parse_amount(bank)
     except RulesError as error:
@@ -386,11 +387,11 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     table = lock_table(table)
     game = _round(table)
     if game.state == State.BETTING:
-        raise ActionError('Call "no more bets" before dealing.')
+        raise IllegalCard('Call "no more bets" before dealing.')
     if game.state == State.HOUSE_MONEY:
-        raise ActionError("Settle the House Money wagers before any third card.")
+        raise IllegalCard("Settle the House Money wagers before any third card.")
     if game.state != State.DEALING:
-        raise ActionError("The coup is complete: no card is due.")
+        raise IllegalCard("The coup is complete: no card is due.")
     try:
         dealt = Card.parse(card)
     except CardError as error:
@@ -400,13 +401,13 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     try:
         coup = before.deal(dealt)
     except IllegalDeal as error:
-        raise ActionError(str(error)) from None
+        raise IllegalCard(str(error)) from None
     hand = before.expected.hand
     assert hand is not None  # deal() refuses a card when none is due
     shoe = game.shoe  # read with the round; only actions holding the table's lock change it
     if shoe.held_card and before.dealt == 0:
         if str(dealt) != shoe.held_card:
-            raise ActionError(
+            raise IllegalCard(
                 "The first card of this hand is the "
                 f"{events.card_label(shoe.held_card)} held from the last hand."
             )

@@ -125,4 +125,5 @@ class ApprovedCommand(TableCommand):
             command=command_name(self.command, approved.named),
             act=lambda table, actor: act(table, actor=actor, approver=approved.approver, **given),
             key_required=True,
+            given=approved.named,
         )

@@ -8,7 +8,9 @@ play (``tablegame.live``); either the stored answer is returned unchanged, or th
 (inside ``actions.common.command``: the lock is reused, no savepoint) and its answer, the events
 and the parts of the table state they changed (``selectors.command_answer``), is stored with the
 key before commit and sent as stored. A refusal rolls the transaction back whole; it is then
-stored with the key in a transaction of its own. A card is the lock, the read, and the write
+stored with the key in a transaction of its own, and one surveillance must see (``ActionError``'s
+``kind``: a card not in the shoe, a wager after no more bets...) kept for it, one insert more
+(``tablegame.refusals``). A card is the lock, the read, and the write
 (the shoe's count, the card, its event and the command record, flushed together by the
 command's unit of work, ``tablegame.work``), and so is a wager, and a settlement whatever the
 number of wagers (where it marks vigorish, the markers are written, then read for the answer).
@@ -44,11 +46,12 @@ from casino.page_commands import HEADER, KEY_MAX_LENGTH, KEY_REUSED, REPLAYED_HE
 from casino.record import Head
 from casino.roles import Actor
 from fastpath import rows
-from tablegame import live
+from tablegame import live, refusals
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
 from tablegame.actions.tables import record_rules_taken_effect
 from tablegame.api.errors import error_body
+from tablegame.errors import ActionError
 from tablegame.models import CommandRecord, Table
 from tablegame.selectors import command_answer
 
@@ -92,9 +95,11 @@ def run_command(
     command: str,
     act: Callable[[Table, Actor], object],
     key_required: bool,
+    given: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
     """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
-    key; answer what changed."""
+    key; answer what changed. ``given``: the command's input, kept with a refusal surveillance
+    must see (``tablegame.refusals``)."""
     actor = actor_of(request)
     key = request.headers.get(HEADER, "").strip()
     if key_required and not key:
@@ -108,17 +113,24 @@ def run_command(
             headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
             body = error_body(BUSY, request_id=request_id)
             return Response(body, status=503, headers=headers)
-        return _run(actor, key, table_id, command, act)
+        return _run(actor, key, table_id, command, act, given or {})
 
 
 def _run(
-    actor: Actor, key: str, table_id: int, command: str, act: Callable[[Table, Actor], object]
+    actor: Actor,
+    key: str,
+    table_id: int,
+    command: str,
+    act: Callable[[Table, Actor], object],
+    given: Mapping[str, Any],
 ) -> HttpResponse:
+    found: list[Table] = []  # the table locked, for a refusal to keep once rolled back
     try:
         with transaction.atomic(), rows.one_cursor():
             # Race: a double tap sends one command twice at once. The second request waits at
             # this lock until the first commits, then finds its record and answers the same.
             table, done_id, head = _locked(table_id, actor, key)
+            found.append(table)
             if done_id is not None:
                 return _replay(CommandRecord.objects.get(pk=done_id), table_id, command)
             with actions_common.command(table, head) as done:
@@ -146,7 +158,11 @@ def _run(
     except NotAllowed as refusal:
         return _refused(actor, key, table_id, command, 403, str(refusal))
     except RulesError as refusal:  # ActionError, or a rule the action did not reword
-        return _refused(actor, key, table_id, command, 409, str(refusal))
+        refused = _refused(actor, key, table_id, command, 409, str(refusal))
+        if found and isinstance(refusal, ActionError):  # rolled back: now it can be kept
+            name = command.split(":", 1)[0]
+            refusals.kept(found[0], refusal, actor=actor, command=name, given=given)
+        return refused
     except _KeyTaken:
         return Response(error_body(KEY_REUSED), status=409)
     return _answer(text, 200)

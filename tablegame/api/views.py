@@ -123,6 +123,7 @@ class TableCommand(APIView):
             command=command_name(action.__name__, arguments),
             act=lambda table, actor: action(table, actor=actor, **arguments),
             key_required=self.key_required,
+            given=arguments,
         )
 
 

@@ -5,6 +5,7 @@ the app from here."""
 from tablegame.marks.models import TableMark
 from tablegame.models.dealers import DealerAssignment
 from tablegame.models.notices import ProcedureNotice
+from tablegame.models.refusals import TableRefusal
 from tablegame.models.rounds import Card, Irregularity, Round, SettlementStep, Wager
 from tablegame.models.shoes import DeckChange, Shoe
 from tablegame.models.tables import Seat, Table, TableLimit, TableRules, profile_choices
@@ -41,6 +42,7 @@ __all__ = [
     "Table",
     "TableLimit",
     "TableMark",
+    "TableRefusal",
     "TableRules",
     "TableSnapshot",
     "VigorishForm",

@@ -13,12 +13,14 @@ from django.utils import timezone
 from baccarat.cards import Card, full_deck
 from baccarat.composition import RANKS, Composition
 from baccarat.seating import cut_offer_order, recut_order
-from tablegame.errors import ActionError
+from tablegame.errors import ActionError, RefusalKind
 from tablegame.models.tables import Table
 
 
 class CardNotInShoe(ActionError):
     """A card the shoe cannot hold: every one of it has been seen, or the shoe is empty."""
+
+    kind = RefusalKind.CARD_NOT_IN_SHOE
 
 
 def fresh_counts(decks: int) -> dict[str, int]:

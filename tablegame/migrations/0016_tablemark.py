@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tablegame", "0014_rules_history"),
+        ("tablegame", "0015_table_refusals"),
     ]
 
     operations = [

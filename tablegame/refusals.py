@@ -1,0 +1,141 @@
+"""A dealer's command refused for a reason surveillance must see (``ActionError.kind``,
+``tablegame.errors``) is kept (``TableRefusal``) and told to surveillance and the table's pit
+(issue 30: "the significant events reach surveillance as they happen, not as refusals that
+vanish"). The command's transaction was rolled back; the refusal is written after it, in one
+insert of its own, and announced once that commits (``broadcast.announce_refusal``).
+
+Bounded as the access policy's refusals are (``casino.refusals``): a person refused the same kind
+at the same table more than ``KEPT_PER_MINUTE`` times in one minute has the first kept one by one,
+the rest counted on the last one kept (``TableRefusal.more``: one UPDATE, nothing inserted). An
+accepted command costs nothing; a refusal of another kind, nothing. Never raises: the dealer is
+answered whether or not the refusal could be kept (a failure is logged).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from casino.roles import Actor
+from tablegame.broadcast import announce_refusal
+from tablegame.errors import ActionError, RefusalKind
+from tablegame.live import live
+from tablegame.models import Round, Shoe, Table, TableRefusal
+
+log = logging.getLogger(__name__)
+
+#: Refusals of one person, table and kind kept one by one in a minute; the rest are counted.
+KEPT_PER_MINUTE = 10
+#: How long a minute's count stays in the cache.
+COUNT_SECONDS = 120
+#: Inputs never kept (an approver's password goes nowhere: ``tablegame.api.approvals``).
+SECRET = frozenset({"password"})
+
+
+def kept(
+    table: Table,
+    error: ActionError,
+    *,
+    actor: Actor,
+    command: str,
+    given: Mapping[str, Any],
+) -> TableRefusal | None:
+    """Keep ``error`` (a refusal of ``command`` with ``given`` to ``actor`` at ``table``, whose
+    transaction has rolled back) if its kind is one surveillance sees; the row kept, or None."""
+    if error.kind is None:
+        return None
+    try:
+        return _keep(table, error.kind, str(error), actor, command, given)
+    except Exception:
+        log.warning("refusal of %s at table %s not kept", command, table.pk, exc_info=True)
+        return None
+
+
+def in_play(table: Table) -> tuple[Round | None, Shoe | None]:
+    """The round and shoe the command found, as read with the table's lock (``tablegame.live``),
+    without a query: what was not read is not known."""
+    known = vars(live(table))  # what was read, not what would be read if asked
+    game: Round | None = known.get("last_round")
+    shoe: Shoe | None = known.get("shoe")
+    if game is not None and Round.shoe.is_cached(game):
+        shoe = game.shoe
+    return game, shoe
+
+
+def _keep(
+    table: Table,
+    kind: RefusalKind,
+    words: str,
+    actor: Actor,
+    command: str,
+    given: Mapping[str, Any],
+) -> TableRefusal | None:
+    now = timezone.now()
+    key = f"table-refusals:{actor.pk}:{table.pk}:{kind}:{now:%Y%m%d%H%M}"
+    cache.add(key, 0, timeout=COUNT_SECONDS)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the count expired between add and incr: a new minute's first
+        cache.set(key, 1, timeout=COUNT_SECONDS)
+        count = 1
+    if count > KEPT_PER_MINUTE:
+        last = cache.get(f"{key}:last")
+        extra = count - KEPT_PER_MINUTE
+        if last is not None:  # the count only grows: a late increment never lowers it
+            TableRefusal.objects.filter(pk=last, more__lt=extra).update(more=extra)
+        return None
+    game, shoe = in_play(table)
+    row = TableRefusal(
+        at=now,
+        table=table,
+        round=game,
+        round_number=game.number if game is not None else None,
+        shoe_number=shoe.number if shoe is not None else None,
+        user=actor,
+        username=actor.get_username(),
+        command=command[:40],
+        kind=kind.value,
+        words=words[:300],
+        given={
+            name: _plain(value)
+            for name, value in given.items()
+            if name not in SECRET and value is not None
+        },
+    )
+    with transaction.atomic():
+        row.save(force_insert=True)
+        frame = refusal_frame(row, table_name=table.name)
+        pit_id = table.pit_id
+        transaction.on_commit(lambda: announce_refusal(row.table_id, frame, pit_id=pit_id))
+    if count == KEPT_PER_MINUTE:
+        cache.set(f"{key}:last", row.pk, timeout=COUNT_SECONDS)
+    return row
+
+
+def refusal_frame(row: TableRefusal, *, table_name: str) -> dict[str, Any]:
+    """What the pit's and surveillance's screens hear of a refusal kept (``static/js``)."""
+    return {
+        "type": "refused",
+        "table": row.table_id,
+        "table_name": table_name,
+        "id": row.pk,
+        "at": row.at.isoformat(),
+        "kind": row.kind,
+        "label": RefusalKind(row.kind).label,
+        "words": row.words,
+        "who": row.username,
+        "round": row.round_number,
+        "shoe": row.shoe_number,
+        "round_id": row.round_id,
+        "given": row.given,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """An input as plain JSON: money and anything else not a number, text or flag as text."""
+    return value if isinstance(value, bool | int | str) or value is None else str(value)
