@@ -265,7 +265,7 @@ def test_the_wall_runs_as_many_queries_for_thirty_tables_as_for_two(
     assert Table.objects.count() >= 30
     many = wall_queries(client)
     assert many == few
-    with django_assert_max_num_queries(11):  # and two for the strip of significant events
+    with django_assert_max_num_queries(12):  # two for the strip of significant events, one marks
         page = page_of(client, "/surveillance/")
     assert page.count('class="stile') == Table.objects.count()
 
