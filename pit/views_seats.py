@@ -25,7 +25,7 @@ def _text(body: Body, key: str, what: str) -> str:
 
 
 def _seat_number(body: Body) -> int:
-    seat: Any = body.get("seat")
+    seat: Any = body.get("player_seat")
     if isinstance(seat, str) and seat.strip().isascii() and seat.strip().isdigit():
         seat = int(seat) if len(seat.strip()) < 6 else None  # no table has so many
     if isinstance(seat, bool) or not isinstance(seat, int):
@@ -35,7 +35,8 @@ def _seat_number(body: Body) -> int:
 
 @page_command("command:seat_player", forbidden=(NotAllowed,), bad_input=(BadInput,))
 def seat_at_table(body: Body, actor: Actor, table_id: int) -> dict[str, Any]:
-    """Seat a player (``change``: name anew the player at the seat); the seat as it is now."""
+    """Seat a player at ``player_seat`` (``change``: name anew the player who sits there); the
+    seat as it is now."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise ActionError("There is no such table.")

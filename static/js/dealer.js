@@ -203,6 +203,8 @@
   /* Who sits at a seat, as the record names them: name, card number, or both. */
   const playerOf = (seat) => (seat.player && seat.card ? `${seat.player} · card ${seat.card}` : seat.player || (seat.card ? `card ${seat.card}` : ""));
   const seated = (seat) => Boolean(seat && (seat.player || seat.card));
+  // On the seat's head, where room is short: the name, else the card.
+  const shortPlayer = (seat) => seat.player || (seat.card ? `card ${seat.card}` : "");
   const seatName = (n) => {
     const seat = seatOf(n);
     return seated(seat) ? `seat ${n} (${playerOf(seat)})` : `seat ${n}`;
@@ -1132,7 +1134,7 @@
       const head = takes
         ? el("button", { type: "button", class: "seat-head", "data-key": "head", onclick: choose,
           "aria-label": `Seat ${seat.number}, ${playerOf(seat)}: other wagers and amounts` },
-        number, el("span", { class: "seat-who" }, playerOf(seat)), ...roles)
+        number, el("span", { class: "seat-who", title: playerOf(seat) }, shortPlayer(seat)), ...roles)
         : el("div", { class: "seat-head", "data-key": "head" }, number,
           !seated(seat) && state.table.status === "open" ? el("button", {
             type: "button", class: "small sit", onclick: async (e) => {
@@ -1141,7 +1143,7 @@
               if (player) send(`seats/${seat.number}/sit/`, player);
             },
             "aria-label": `Seat a player at seat ${seat.number}`,
-          }, "+ Player") : el("span", { class: "seat-who" }, playerOf(seat) || "empty"), ...roles);
+          }, "+ Player") : el("span", { class: "seat-who", title: playerOf(seat) || null }, shortPlayer(seat) || "empty"), ...roles);
       return el("div", {
         class: `seat${seated(seat) ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
         "data-seat": seat.number, "data-key": `seat:${seat.number}`, onclick: choose,

@@ -171,12 +171,11 @@
     return true;
   }
 
-  // What a supervisor has open or typed in a tile, so that a fresh read does not lose it: each
-  // field by its form (the details it sits in) and name.
-  const fieldKey = (f) => `${(f.closest("details[data-key]") || { dataset: {} }).dataset.key || ""}:${f.name}`;
+  // What a supervisor has open (each part by its data-key) or typed in a tile, so that a fresh
+  // read does not lose it.
   function keep(tile) {
     const values = {};
-    tile.querySelectorAll("input[name], select[name]").forEach((f) => { values[fieldKey(f)] = f.value; });
+    tile.querySelectorAll("input[name], select[name]").forEach((f) => { values[f.name] = f.value; });
     const open = [...tile.querySelectorAll("details[open]")].map((d) => d.dataset.key);
     return { open, values };
   }
@@ -184,7 +183,7 @@
   function restore(tile, was) {
     tile.querySelectorAll("details[data-key]").forEach((d) => { if (was.open.includes(d.dataset.key)) d.open = true; });
     tile.querySelectorAll("input[name], select[name]").forEach((f) => {
-      if (was.values[fieldKey(f)] !== undefined) f.value = was.values[fieldKey(f)];
+      if (was.values[f.name] !== undefined) f.value = was.values[f.name];
     });
   }
 
@@ -231,8 +230,7 @@
   function bodyOf(button, tile) {
     const body = button.dataset.body ? JSON.parse(button.dataset.body) : {};
     (button.dataset.fields || "").split(",").filter(Boolean).forEach((name) => {
-      // The button's own group first: two forms of a tile may both have a seat.
-      const field = button.parentElement.querySelector(`[name="${name}"]`) || tile.querySelector(`[name="${name}"]`);
+      const field = tile.querySelector(`[name="${name}"]`);
       if (!field) return;
       body[name] = name === "seat" ? Number(field.value) : field.value;
     });

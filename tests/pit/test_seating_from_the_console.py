@@ -25,7 +25,7 @@ def url(table: Table) -> str:
 
 def test_a_floorperson_seats_a_carded_player_from_the_console(table):
     status, answer = post_json(
-        logged_in("floor"), url(table), {"seat": "3", "player": "Wei Chen", "card": "7700 1"}
+        logged_in("floor"), url(table), {"player_seat": "3", "player": "Wei Chen", "card": "7700 1"}
     )
     assert (status, answer) == (
         200,
@@ -43,7 +43,7 @@ def test_a_floorperson_seats_a_carded_player_from_the_console(table):
 
 def test_a_floorperson_gives_the_card_of_a_player_the_dealer_seated_by_name(table, dealer):
     actions.seat_player(table, seat=2, player="Tall man", actor=dealer)
-    body = {"seat": 2, "player": "Tall man", "card": "5501", "change": True}
+    body = {"player_seat": 2, "player": "Tall man", "card": "5501", "change": True}
     assert post_json(logged_in("floor"), url(table), body)[0] == 200
     seat = Seat.objects.get(table=table, number=2)
     assert (seat.player_name, seat.player_card) == ("Tall man", "5501")
@@ -54,12 +54,12 @@ def test_a_floorperson_gives_the_card_of_a_player_the_dealer_seated_by_name(tabl
 @pytest.mark.parametrize(
     ("body", "status", "error"),
     [
-        ({"seat": 3}, 409, "Give the player's name (or a description) or their card number."),
+        ({"player_seat": 3}, 409, "Give the player's name (or a description) or their card"),
         ({"player": "Ann"}, 409, "Choose the seat."),
-        ({"seat": 3, "card": "1" * 10_000}, 409, "A players' club card number is at most 20"),
-        ({"seat": 3, "player": ["Ann"]}, 400, "Type the player's name as text."),
-        ({"seat": 3, "player": "Ann", "change": "yes"}, 400, "Say whether the player sits down"),
-        ({"seat": 99, "player": "Ann"}, 409, "There is no seat 99 at MB-1."),
+        ({"player_seat": 3, "card": "1" * 10_000}, 409, "A players' club card number is at most"),
+        ({"player_seat": 3, "player": ["Ann"]}, 400, "Type the player's name as text."),
+        ({"player_seat": 3, "player": "Ann", "change": "yes"}, 400, "Say whether the player sits"),
+        ({"player_seat": 99, "player": "Ann"}, 409, "There is no seat 99 at MB-1."),
     ],
     ids=["no one", "no seat", "long card", "not text", "change?", "no such seat"],
 )
@@ -73,7 +73,7 @@ def test_the_console_refuses_what_cannot_seat_anyone_in_words(table, body, statu
 
 
 def test_a_pit_clerk_may_not_seat_a_player(table):
-    status, answer = post_json(logged_in("clerk"), url(table), {"seat": 3, "player": "Ann"})
+    status, answer = post_json(logged_in("clerk"), url(table), {"player_seat": 3, "player": "Ann"})
     assert status == 403
     assert answer == {"error": "Only a dealer or floorperson or pit boss may seat a player."}
 
