@@ -10,7 +10,8 @@ from casino.models import Event
 from tablegame import actions
 from tablegame.events import PlayerLeft, PlayerSeated
 from tablegame.models import Seat, Table
-from tests.tablegame.conftest import deal_at, table_for
+from tests.pit.conftest import deferred_table
+from tests.tablegame.conftest import deal_at, play, table_for
 
 
 @pytest.fixture
@@ -123,3 +124,11 @@ def test_an_older_player_seated_event_without_a_card_still_reads_back():
     assert old.as_data() == {"seat": 4, "player": "Red scarf"}  # stored as before the card
     left = payload_of("player_left", {"seat": 4, "player": "Red scarf"})
     assert left == PlayerLeft(seat=4, player="Red scarf")
+
+
+def test_vigorish_marked_for_a_player_known_by_card_alone_names_the_card(db, dealer, floor):
+    table = deferred_table(dealer, floor)
+    actions.seat_player(table, seat=4, card="9001", actor=dealer)
+    play(table, dealer, [(4, "banker", "100")], ["4H", "9C", "2S", "KS"])
+    marker = table.markers.get(seat=4, status="open")
+    assert marker.player_name == "card 9001"
