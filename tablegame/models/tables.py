@@ -261,6 +261,8 @@ class Seat(models.Model):
     @property
     def who(self) -> str:
         """Who sits here, as a sentence names them: "Ann Lee (card 12345)", "card 12345"."""
+        if not self.is_occupied:
+            return "nobody"
         return player_label(self.player_name, self.player_card or None)
 
     def as_data(self) -> dict[str, Any]:
