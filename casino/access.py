@@ -174,6 +174,9 @@ RULES: Mapping[str, Rule] = {
     "command:close_table": _table_staff("close a table"),
     "command:seat_player": _table_staff("seat a player"),
     "command:leave_seat": _table_staff("clear a seat"),
+    # Who a seated player is (the name or card their ratings go to) is changed by the pit.
+    "authority:change_seated_player": _supervisors("change the name or card of a seated player"),
+    "api:recent_players": Rule(TABLE_STAFF, "read who sat at a table lately"),
     "command:file_rules": _supervisors("change a table's rules"),
     "command:set_limit": _supervisors("change table limits"),
     "command:set_seat_count": _supervisors("change the number of seats"),

@@ -45,10 +45,11 @@ def tile_state(
     markers: int,
     markers_total: Decimal,
     decks_due: bool,
-    seated: list[int],
+    players: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """What the tile shows of the table, as plain JSON under the names of the table state's
-    parts (``table``, ``shoe``, ``round``, ``markers``, ``seats``)."""
+    parts (``table``, ``shoe``, ``round``, ``markers``, ``seats``); ``players`` are the occupied
+    seats as the table state has them (``Seat.as_data``), in order."""
     return {
         "status": table.status,
         "curator_seat": table.curator_seat,
@@ -68,7 +69,8 @@ def tile_state(
         else {"number": game.number, "state": game.state, "state_label": game.get_state_display()},
         "markers": {"count": markers, "total": str(markers_total)},
         "decks_due": decks_due,
-        "seated": seated,
+        "seated": [seat["number"] for seat in players],
+        "players": players,
     }
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from casino.models import Pit
 from pit.console import shown, tile_state
+from tablegame.events import player_label
 from tablegame.models import (
     DeckChange,
     ProcedureNotice,
@@ -55,11 +56,9 @@ def floor_overview(pit: Pit, *, table_id: int | None = None) -> list[dict[str, A
     limits: dict[int, list[TableLimit]] = {}
     for limit in TableLimit.objects.filter(at).order_by("table", "wager_type"):
         limits.setdefault(limit.table_id, []).append(limit)
-    seated: dict[int, list[int]] = {}
-    for seat_table, number in (
-        Seat.objects.filter(at).exclude(player_name="").values_list("table", "number")
-    ):
-        seated.setdefault(seat_table, []).append(number)
+    players: dict[int, list[dict[str, Any]]] = {}
+    for seat in Seat.objects.filter(at).exclude(player_name="", player_card="").order_by("number"):
+        players.setdefault(seat.table_id, []).append(seat.as_data())
     rows = []
     for table in tables:
         shoe, game = shoes.get(table.pk), rounds.get(table.pk)
@@ -72,7 +71,7 @@ def floor_overview(pit: Pit, *, table_id: int | None = None) -> list[dict[str, A
             markers=count,
             markers_total=total,
             decks_due=bool(schedule and schedule.is_due(now)),
-            seated=sorted(seated.get(table.pk, [])),
+            players=players.get(table.pk, []),
         )
         rows.append(
             {
@@ -84,9 +83,16 @@ def floor_overview(pit: Pit, *, table_id: int | None = None) -> list[dict[str, A
                 "pending": _filed(table, now),
                 "state": state,
                 "shown": shown(state),
+                "seats": _seat_choices(table, state["players"]),
             }
         )
     return rows
+
+
+def _seat_choices(table: Table, players: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """Every seat of the table with who sits there, for the console's seating form."""
+    who = {p["number"]: player_label(p["player"] or "", p["card"]) for p in players}
+    return [(n, f"{n} · {who.get(n, 'empty')}") for n in range(1, table.seat_count + 1)]
 
 
 def _filed(table: Table, now: datetime.datetime) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from django.urls import URLPattern, path
 from pit import views as console
 from pit import views_forms as forms
 from pit import views_rules as rules
+from pit import views_seats as seats
 
 urlpatterns: list[URLPattern] = [
     path("tables/<int:table_id>/tile/", console.floor_tile, name="floor_table_tile"),
@@ -15,6 +16,7 @@ urlpatterns: list[URLPattern] = [
     path("tables/<int:table_id>/rules/file/", rules.file_table_rules, name="floor_file_rules"),
     path("tables/<int:table_id>/seats/", rules.table_seats, name="floor_table_seats"),
     path("tables/<int:table_id>/decks/", rules.table_decks, name="floor_table_decks"),
+    path("tables/<int:table_id>/players/", seats.seat_at_table, name="floor_seat_player"),
     path("procedure/", rules.pit_procedure, name="floor_pit_procedure"),
     path("forms/", forms.forms_page, name="vigorish_forms"),
     path("forms/<int:form_id>/pdf/", forms.form_pdf_view, name="vigorish_form_pdf"),

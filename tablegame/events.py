@@ -208,6 +208,13 @@ class TableClosed(TablePayload):
         return "Closed for gaming"
 
 
+def player_label(player: str, card: str | None) -> str:
+    """A seated player as a sentence names them: name, card number, or both."""
+    if player and card:
+        return f"{player} (card {card})"
+    return player or f"card {card}"
+
+
 @event_kind
 @dataclasses.dataclass(frozen=True)
 class PlayerSeated(TablePayload):
@@ -216,9 +223,16 @@ class PlayerSeated(TablePayload):
 
     seat: int
     player: str
+    """The player's name or a description; blank when known by card number only."""
+    card: str | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """The players' club card number; None when none was given (and in older records)."""
+    change: bool | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """True when the pit changed the name or card of the player already at the seat: the same
+    sitting, not a new one; None for a player who sits down."""
 
     def describe(self) -> str:
-        return f"Seat {self.seat}: {self.player}"
+        changed = ", name or card changed" if self.change else ""
+        return f"Seat {self.seat}: {player_label(self.player, self.card)}{changed}"
 
 
 @event_kind
@@ -229,9 +243,12 @@ class PlayerLeft(TablePayload):
 
     seat: int
     player: str
+    """The player's name or a description; blank when known by card number only."""
+    card: str | None = dataclasses.field(default=None, metadata=OPTIONAL)
+    """The players' club card number; None when none was given (and in older records)."""
 
     def describe(self) -> str:
-        return f"Seat {self.seat}: {self.player}"
+        return f"Seat {self.seat}: {player_label(self.player, self.card)}"
 
 
 @event_kind

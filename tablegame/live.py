@@ -322,7 +322,8 @@ SELECT
   (SELECT coalesce(json_agg(row_to_json(i) ORDER BY i.{pk}), '[]')::text
     FROM {t(Irregularity)} i WHERE i.{c(Irregularity, "round")} = r.{pk}),
   ARRAY(SELECT st.{c(Seat, "number")} FROM {t(Seat)} st
-    WHERE st.{c(Seat, "table")} = tb.{pk} AND st.{c(Seat, "player_name")} <> ''
+    WHERE st.{c(Seat, "table")} = tb.{pk}
+      AND (st.{c(Seat, "player_name")} <> '' OR st.{c(Seat, "player_card")} <> '')
     ORDER BY st.{c(Seat, "number")}),
   (SELECT coalesce(json_agg(row_to_json(l)), '[]')::text
     FROM {t(TableLimit)} l WHERE l.{c(TableLimit, "table")} = tb.{pk}),

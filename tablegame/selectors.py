@@ -234,7 +234,7 @@ class _Reads:
     def occupied(self) -> list[int]:
         """Numbers of the seats taken: as the command read them, unless it changed them."""
         if self.seats_changed:
-            return [seat.number for seat in self.seat_rows if seat.player_name]
+            return [seat.number for seat in self.seat_rows if seat.is_occupied]
         return live(self.table).seats
 
     @cached_property

@@ -167,7 +167,7 @@ def test_every_rule_of_the_matrix_is_for_a_route_that_exists():
 
 def test_every_command_has_a_body_for_the_walk():
     commands = {name.removeprefix("api:") for name, _r, v in routes() if name.startswith("api:")}
-    assert commands - {"tables", "table"} == set(BODIES) | NO_BODY
+    assert commands - {"tables", "table", "recent_players"} == set(BODIES) | NO_BODY
 
 
 # --- Pages and the API, role by role -----------------------------------------------------------
@@ -202,7 +202,7 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
         assert what is not None, name
         command = what.startswith("command:")
         # The tablet and its state (which holds its helps): the dealer's own table.
-        at_work = command or what in ("page:dealer", "api:table")
+        at_work = command or what in ("page:dealer", "api:table", "api:recent_players")
         values = {"table_id": (worked if at_work else watched).pk, "round_id": game.pk}
         url = concrete(
             route,

@@ -200,9 +200,14 @@
   const dollars = (n) => (n / 100).toFixed(2);
   const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
   const seatOf = (n) => state.seats.find((s) => s.number === n);
+  /* Who sits at a seat, as the record names them: name, card number, or both. */
+  const playerOf = (seat) => (seat.player && seat.card ? `${seat.player} · card ${seat.card}` : seat.player || (seat.card ? `card ${seat.card}` : ""));
+  const seated = (seat) => Boolean(seat && (seat.player || seat.card));
+  // On the seat's head, where room is short: the name, else the card.
+  const shortPlayer = (seat) => seat.player || (seat.card ? `card ${seat.card}` : "");
   const seatName = (n) => {
     const seat = seatOf(n);
-    return seat && seat.player ? `seat ${n} (${seat.player})` : `seat ${n}`;
+    return seated(seat) ? `seat ${n} (${playerOf(seat)})` : `seat ${n}`;
   };
   // The 24-hour deck change has come (000 §3(c)): new decks before the next round.
   const decksDue = () => Boolean(state.deck_change && state.deck_change.due);
@@ -320,10 +325,10 @@
   /* Last round's wagers that can be placed again: at seats still taken, not the player-dealer's,
      not already on the layout. */
   function repeatable(playing) {
-    const seated = new Set(state.seats.filter((s) => s.player).map((s) => s.number));
+    const sitting = new Set(state.seats.filter(seated).map((s) => s.number));
     const banker = playing ? playing.player_dealer_seat : state.table.player_dealer_seat;
     const taken = new Set((playing && playing.wagers ? playing.wagers : []).map((w) => `${w.seat}:${w.type}`));
-    return (state.repeat || []).filter((w) => seated.has(w.seat) && w.seat !== banker
+    return (state.repeat || []).filter((w) => sitting.has(w.seat) && w.seat !== banker
       && !taken.has(`${w.seat}:${w.type}`));
   }
 
@@ -350,6 +355,44 @@
       dialog.addEventListener("close", () => {
         if (dialog.returnValue !== "ok") return resolve(null);
         resolve(label === null ? true : $("ask-input").value.trim() || null);
+      }, { once: true });
+    });
+  }
+
+  /* Seat a player: a name, a card number or both, typed, or one of the players seated here last
+     shoe or this one who are not seated now (the server's list, read as the dialog opens), tapped.
+     Resolves to { player, card }, or null when cancelled. */
+  function askPlayer(number) {
+    const dialog = $("sit");
+    $("sit-title").textContent = `Seat a player at seat ${number}`;
+    $("sit-name").value = "";
+    $("sit-card").value = "";
+    $("sit-missing").hidden = true;
+    $("sit-recent").hidden = true;
+    $("sit-chips").replaceChildren();
+    let picked = null;
+    Http.getJSON(`${api}players/recent/`).then((answer) => {
+      const players = answer.ok ? answer.data.players : [];
+      if (!players.length || !dialog.open) return;
+      $("sit-chips").replaceChildren(...players.map((p) => el("button", {
+        type: "button", class: "recent-player", onclick: () => { picked = p; dialog.close("ok"); },
+      }, playerOf(p))));
+      $("sit-recent").hidden = false;
+    });
+    $("sit-ok").onclick = (event) => {
+      if ($("sit-name").value.trim() || $("sit-card").value.trim()) return;
+      event.preventDefault();  // neither: the dialog stays, and says what it needs
+      $("sit-missing").hidden = false;
+      $("sit-name").focus();
+    };
+    dialog.returnValue = "";
+    dialog.showModal();
+    $("sit-name").focus();
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => {
+        if (dialog.returnValue !== "ok") return resolve(null);
+        resolve(picked ? { player: picked.player || "", card: picked.card || "" }
+          : { player: $("sit-name").value.trim(), card: $("sit-card").value.trim() });
       }, { once: true });
     });
   }
@@ -630,7 +673,7 @@
       return setNext("A floorperson verifies the feathered shuffle", "",
         [button("Shuffle verified (floorperson)", "shoe/verify-shuffle/", () => ({}))]);
     }
-    const seats = state.seats.filter((s) => s.player).map((s) => s.number);
+    const seats = state.seats.filter(seated).map((s) => s.number);
     const who = el("select", { id: "cutter" }, el("option", { value: "" }, "The dealer cuts"),
       ...seats.map((n) => el("option", { value: n }, `Seat ${n}`)));
     setNext("Offer the cut", `Offer it in order: ${(shoe.cut_offer || []).join(", ") || "dealer cuts"}.`, [
@@ -829,12 +872,12 @@
   function drawWagerPad(game) {
     const between = !inPlay(game);
     const pd = between ? state.table.player_dealer_seat : game.player_dealer_seat;
-    if (between || (selectedSeat !== null && (!seatOf(selectedSeat) || !seatOf(selectedSeat).player || selectedSeat === pd))) selectedSeat = null;
+    if (between || (selectedSeat !== null && (!seated(seatOf(selectedSeat)) || selectedSeat === pd))) selectedSeat = null;
     $("wager-pad").hidden = false;
     $("w-types").hidden = between;
     $("wager-pad").querySelector(".exact").hidden = between;
     const seat = selectedSeat;
-    $("w-seat").textContent = between ? "Chips for the next round" : seat === null ? "Tap a seat to take its wagers" : `Seat ${seat}: ${seatOf(seat).player}`;
+    $("w-seat").textContent = between ? "Chips for the next round" : seat === null ? "Tap a seat to take its wagers" : `Seat ${seat}: ${playerOf(seatOf(seat))}`;
     const limit = draft.type && state.limits[draft.type];
     if (limit && limit.minimum !== limit.maximum) {
       $("w-seat").append(el("small", { id: "w-limit" }, `${money(limit.minimum)} to ${money(limit.maximum)}`));
@@ -1071,8 +1114,8 @@
     morph($("seats"), state.seats.map((seat) => {
       const mine = wagers.filter((w) => w.seat === seat.number);
       const owed = markers.filter((m) => m.seat === seat.number);
-      const takes = betting && seat.player && seat.number !== pd;
-      const spots = (betting || opens) && seat.player && seat.number !== pd && MAY.has("place_wager")
+      const takes = betting && seated(seat) && seat.number !== pd;
+      const spots = (betting || opens) && seated(seat) && seat.number !== pd && MAY.has("place_wager")
         ? [el("div", { class: "spots" }, ...main.map((type) => el("button", {
           type: "button", class: `spot s-${type}`, "data-key": `spot:${type}`, "data-type": type,
           "aria-label": `${wagerName(type)} at seat ${seat.number}: add the $${inHand} chip`,
@@ -1090,19 +1133,19 @@
       const number = el("span", { class: "seat-no" }, String(seat.number));
       const head = takes
         ? el("button", { type: "button", class: "seat-head", "data-key": "head", onclick: choose,
-          "aria-label": `Seat ${seat.number}, ${seat.player}: other wagers and amounts` },
-        number, el("span", { class: "seat-who" }, seat.player), ...roles)
+          "aria-label": `Seat ${seat.number}, ${playerOf(seat)}: other wagers and amounts` },
+        number, el("span", { class: "seat-who", title: playerOf(seat) }, shortPlayer(seat)), ...roles)
         : el("div", { class: "seat-head", "data-key": "head" }, number,
-          !seat.player && state.table.status === "open" ? el("button", {
+          !seated(seat) && state.table.status === "open" ? el("button", {
             type: "button", class: "small sit", onclick: async (e) => {
               e.stopPropagation();
-              const name = await ask(`Seat a player at seat ${seat.number}`, { label: "Name or description", ok: "Seat the player" });
-              if (name) send(`seats/${seat.number}/sit/`, { player: name });
+              const player = await askPlayer(seat.number);
+              if (player) send(`seats/${seat.number}/sit/`, player);
             },
             "aria-label": `Seat a player at seat ${seat.number}`,
-          }, "+ Player") : el("span", { class: "seat-who" }, seat.player || "empty"), ...roles);
+          }, "+ Player") : el("span", { class: "seat-who", title: playerOf(seat) || null }, shortPlayer(seat) || "empty"), ...roles);
       return el("div", {
-        class: `seat${seat.player ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
+        class: `seat${seated(seat) ? "" : " empty"}${selectedSeat === seat.number ? " chosen" : ""}${takes ? " takes" : ""}`,
         "data-seat": seat.number, "data-key": `seat:${seat.number}`, onclick: choose,
       },
       head,
@@ -1136,7 +1179,7 @@
      in one, a player's seat twice as wide as an empty one. */
   function seatShares() {
     if (state.seats.length > 9) return Array(Math.ceil(state.seats.length / 2)).fill(1);
-    return state.seats.map((seat) => (seat.player ? 2 : 1));
+    return state.seats.map((seat) => (seated(seat) ? 2 : 1));
   }
 
   /* Whether a wager's line fits a player's seat as the seats are laid out now (else the wager is

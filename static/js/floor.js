@@ -81,6 +81,7 @@
     set(tile, "markers_count", String(m.count));
     set(tile, "cut_card_round", shoe && shoe.cut_card_round ? String(shoe.cut_card_round) : "");
     tile.querySelectorAll("[data-when]").forEach((el) => { el.hidden = !shows(el.dataset.when, known); });
+    drawPlayers(tile, state.players || []);
     const seats = tile.querySelector('select[data-field="seated"]');
     if (seats) {
       const now = [...seats.options].map((o) => Number(o.value));
@@ -99,6 +100,15 @@
         if (pd) seats.value = pd;
       }
     }
+  }
+
+  /* Who sits where, in the seating form's list of seats (the server writes it alike). */
+  const who = (s) => (s.player && s.card ? `${s.player} (card ${s.card})` : s.player || `card ${s.card}`);
+  function drawPlayers(tile, players) {
+    const list = tile.querySelector('select[data-field="players"]');
+    if (!list) return;
+    const seated = new Map(players.map((s) => [String(s.number), who(s)]));
+    for (const option of list.options) option.textContent = `${option.value} · ${seated.get(option.value) || "empty"}`;
   }
 
   function cents(amount) {
@@ -133,7 +143,11 @@
         total: `${Math.floor(total / 100)}.${String(total % 100).padStart(2, "0")}`,
       };
     }
-    if (sent.has("seats")) next.seated = change.seats.filter((s) => s.player).map((s) => s.number);
+    if (sent.has("seats")) {
+      next.players = change.seats.filter((s) => s.player || s.card)
+        .map((s) => ({ number: s.number, player: s.player, card: s.card ?? null }));
+      next.seated = next.players.map((s) => s.number);
+    }
     return next;
   }
 
@@ -157,16 +171,17 @@
     return true;
   }
 
-  // What a supervisor has open or typed in a tile, so that a fresh read does not lose it.
+  // What a supervisor has open (each part by its data-key) or typed in a tile, so that a fresh
+  // read does not lose it.
   function keep(tile) {
     const values = {};
     tile.querySelectorAll("input[name], select[name]").forEach((f) => { values[f.name] = f.value; });
-    return { open: Boolean(tile.querySelector("details[open]")), values };
+    const open = [...tile.querySelectorAll("details[open]")].map((d) => d.dataset.key);
+    return { open, values };
   }
 
   function restore(tile, was) {
-    const details = tile.querySelector("details");
-    if (details && was.open) details.open = true;
+    tile.querySelectorAll("details[data-key]").forEach((d) => { if (was.open.includes(d.dataset.key)) d.open = true; });
     tile.querySelectorAll("input[name], select[name]").forEach((f) => {
       if (was.values[f.name] !== undefined) f.value = was.values[f.name];
     });

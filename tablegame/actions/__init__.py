@@ -16,6 +16,7 @@ from tablegame.actions.rounds import (
     void_round,
     withdraw_wager,
 )
+from tablegame.actions.seats import leave_seat, seat_player
 from tablegame.actions.shoes import (
     burn_cards,
     cut_cards,
@@ -33,10 +34,8 @@ from tablegame.actions.shoes import (
 from tablegame.actions.tables import (
     close_table,
     file_rules,
-    leave_seat,
     open_table,
     pass_shoe,
-    seat_player,
     set_limit,
     take_player_dealer,
     take_shoe,

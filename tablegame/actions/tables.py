@@ -112,60 +112,6 @@ def refuse_open_markers(table: Table, doing: str, seat: int | None = None) -> No
         )
 
 
-def _seat(table: Table, number: int) -> Seat:
-    try:
-        return table.seats.get(number=number)
-    except Seat.DoesNotExist:
-        raise ActionError(f"There is no seat {number} at {table}.") from None
-
-
-@action
-def seat_player(table: Table, *, seat: int, player: str, actor: Actor) -> Seat:
-    """A player sits at a seat."""
-    table = lock_table(table)
-    if table.status != Table.Status.OPEN:
-        raise ActionError(f"{table} is closed.")
-    place = _seat(table, seat)
-    name = check_text(player, field="player's name", limit=100)
-    if not name:
-        raise ActionError("Give the player's name or a description.")
-    if place.is_occupied:
-        raise ActionError(f"Seat {seat} is taken by {place.player_name}.")
-    place.player_name, place.occupied_since = name, timezone.now()
-    work().save_now(place, ["player_name", "occupied_since"])
-    record(table, actor, events.PlayerSeated(seat=seat, player=name))
-    return place
-
-
-@action
-def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
-    """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i))."""
-    table = lock_table(table)
-    place = _seat(table, seat)
-    if not place.is_occupied:
-        raise ActionError(f"Seat {seat} is empty.")
-    refuse_open_markers(table, "the player leaves", seat=seat)
-    game = live(table).round
-    placed = [w for w in game.wagers.all() if w.seat == seat] if game else []
-    if game and game.state != Round.State.BETTING and placed:
-        raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
-    if game and placed:
-        for w in placed:
-            record(
-                table,
-                actor,
-                events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(w.type)),
-            )
-        work().delete(game.wagers.filter(seat=seat))
-        work().drop_from(game, "wagers", lambda w: w.seat == seat)
-        work().changed(game=game)  # its wagers as kept: the answer reads them not again
-    left = place.player_name
-    place.player_name, place.occupied_since = "", None
-    work().save_now(place, ["player_name", "occupied_since"])
-    record(table, actor, events.PlayerLeft(seat=seat, player=left))
-    return place
-
-
 @action
 def file_rules(
     table: Table,

@@ -118,7 +118,23 @@ class Limit(Document):
 
 class SeatInfo(Document):
     number = serializers.IntegerField()
-    player = serializers.CharField(allow_null=True)
+    player = serializers.CharField(allow_null=True, help_text="Name or description (null: none).")
+    card = serializers.CharField(
+        allow_null=True, help_text="Players' club card number (null: none given)."
+    )
+
+
+class RecentPlayer(Document):
+    player = serializers.CharField(allow_null=True, help_text="Name or description (null: none).")
+    card = serializers.CharField(allow_null=True, help_text="Card number (null: none given).")
+
+
+class RecentPlayers(Document):
+    players = RecentPlayer(
+        many=True,
+        help_text="Seated here during the previous shoe and this one, not seated now; latest "
+        "first.",
+    )
 
 
 class Marker(Document):

@@ -23,6 +23,7 @@ from baccarat.profiles import PROFILES
 from baccarat.shoe import ShuffleStep
 from baccarat.wagertypes import WagerType
 from tablegame.models import Table
+from tablegame.models.tables import CARD_MAX_LENGTH, NAME_MAX_LENGTH
 
 WAGER_TYPES = [(t.value, t.label) for t in WagerType]
 RIDES = [(t.value, t.label) for t in (WagerType.PLAYER, WagerType.BANKER)]
@@ -141,7 +142,20 @@ class NoInput(Input):
 
 class SitInput(Input):
     player = serializers.CharField(
-        max_length=100, help_text="The player's name or a description, e.g. 'Red scarf'."
+        max_length=NAME_MAX_LENGTH,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The player's name or a description, e.g. 'Red scarf' (blank: the card "
+        "number alone names them).",
+    )
+    card = serializers.CharField(
+        max_length=2 * CARD_MAX_LENGTH,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text=f"The players' club card number: at most {CARD_MAX_LENGTH} letters and digits "
+        "(spaces and dashes typed in it are dropped). A player has a name, a card or both.",
     )
 
 

@@ -12,7 +12,7 @@ from django.urls import include, path
 from tablegame import actions as a
 from tablegame.api import serializers as s
 from tablegame.api.corrections import CorrectCard
-from tablegame.api.views import TableDetail, TableList, action_name, command
+from tablegame.api.views import RecentPlayersRead, TableDetail, TableList, action_name, command
 from tablegame.api.voids import VoidRound
 
 app_name = "api"
@@ -87,6 +87,7 @@ urlpatterns = [
                     for route, view in sorted(COMMANDS, key=lambda c: c[0] not in ROUND_TAPS)
                 ),
                 path("", TableDetail.as_view(), name="table"),
+                path("players/recent/", RecentPlayersRead.as_view(), name="recent_players"),
             ]
         ),
     ),

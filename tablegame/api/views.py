@@ -28,9 +28,17 @@ from tablegame.api import serializers as inputs
 from tablegame.api.commands import command_name, run_command
 from tablegame.api.errors import DecimalJSONParser
 from tablegame.api.permissions import Policy
-from tablegame.api.schema import LIST_ERRORS, READ_ERRORS, CommandSchema, ReadSchema, TableState
+from tablegame.api.schema import (
+    LIST_ERRORS,
+    READ_ERRORS,
+    CommandSchema,
+    ReadSchema,
+    RecentPlayers,
+    TableState,
+)
 from tablegame.dealers import dealer_refusal
 from tablegame.models import Table
+from tablegame.players import recent_players
 from tablegame.snapshots import table_state_text
 
 if TYPE_CHECKING:
@@ -78,6 +86,26 @@ class TableDetail(APIView):
         if refusal is not None:
             raise PermissionDenied(refusal)
         return HttpResponse(text, content_type="application/json")  # sent as stored
+
+
+@extend_schema(tags=["tables"], responses={200: RecentPlayers, **READ_ERRORS})
+class RecentPlayersRead(APIView):
+    """Whom to offer to seat: the players seated at the table during its previous shoe and the
+    current one who are not seated now (``tablegame.players``)."""
+
+    schema = ReadSchema()
+    operation_id = "recent_players"
+    access = "api:recent_players"
+    permission_classes = (Policy,)
+
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        user = request.user
+        assert isinstance(user, User)  # signed in (``Policy``)
+        refusal = dealer_refusal(user, table_id)  # names: a dealer reads only their own table
+        if refusal is not None:
+            raise PermissionDenied(refusal)
+        players = recent_players(table_id)
+        return HttpResponse(_JSON.render({"players": players}), content_type="application/json")
 
 
 class TableCommand(APIView):

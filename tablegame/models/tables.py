@@ -15,6 +15,7 @@ from baccarat.profiles import PROFILES, RulesSubmission, rules_submission
 from baccarat.wagertypes import WagerType
 from casino.models import Chain, Pit
 from fastpath.related import prefetched
+from tablegame.events import player_label
 
 if TYPE_CHECKING:
     from tablegame.models.rounds import Round
@@ -96,7 +97,8 @@ class Table(models.Model):
 
     def occupied_seats(self) -> list[int]:
         """Numbers of the seats where someone sits."""
-        return list(self.seats.exclude(player_name="").values_list("number", flat=True))
+        taken = self.seats.exclude(player_name="", player_card="")
+        return list(taken.values_list("number", flat=True))
 
     def rules_record(self, at: datetime.datetime | None = None) -> TableRules | None:
         """The Rules Submission record in force at ``at`` (now), if one was ever filed.
@@ -224,12 +226,22 @@ def default_limits(rules: RulesSubmission) -> dict[WagerType, tuple[Decimal, Dec
     return out
 
 
+#: The longest player's name (or description) and players' club card number a seat keeps.
+NAME_MAX_LENGTH, CARD_MAX_LENGTH = 100, 20
+
+
 class Seat(models.Model):
-    """A numbered seat and who sits there (blank when empty)."""
+    """A numbered seat and who sits there, known by name, card number or both (blank when
+    empty)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    player_name = models.CharField(max_length=100, blank=True)
+    player_name = models.CharField(max_length=NAME_MAX_LENGTH, blank=True)
+    player_card = models.CharField(
+        max_length=CARD_MAX_LENGTH,
+        blank=True,
+        help_text="The players' club card number: letters and digits (blank: none given).",
+    )
     occupied_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -244,8 +256,19 @@ class Seat(models.Model):
     @property
     def is_occupied(self) -> bool:
         """Someone sits here."""
-        return bool(self.player_name)
+        return bool(self.player_name or self.player_card)
+
+    @property
+    def who(self) -> str:
+        """Who sits here, as a sentence names them: "Ann Lee (card 12345)", "card 12345"."""
+        if not self.is_occupied:
+            return "nobody"
+        return player_label(self.player_name, self.player_card or None)
 
     def as_data(self) -> dict[str, Any]:
         """The seat as plain data for the table state."""
-        return {"number": self.number, "player": self.player_name or None}
+        return {
+            "number": self.number,
+            "player": self.player_name or None,
+            "card": self.player_card or None,
+        }

@@ -22,7 +22,11 @@ def mark_deferred_vigorish(table: Table, game: Round, shoe: Shoe, steps: Iterabl
     marks = [step for step in steps if step.action is StepAction.MARK_VIGORISH]
     if not marks:
         return
-    names = dict(table.seats.values_list("number", "player_name"))
+    # The player as the seat knows them: their name, else their players' club card.
+    names = {
+        number: name or (f"card {card}" if card else "")
+        for number, name, card in table.seats.values_list("number", "player_name", "player_card")
+    }
     markers = [
         VigorishMarker(
             table=table,

@@ -19,9 +19,17 @@ def test_a_malformed_card_is_refused_with_400_naming_the_field(tablet, mini):
 
 
 def test_a_missing_field_is_refused_with_400(tablet, mini):
-    response = tablet.post(mini, "seats/3/sit/", {})
+    response = tablet.post(mini, "round/cards/", {})
     assert response.status_code == 400
-    assert response.json()["error"] == "player: This field is required."
+    assert response.json()["error"] == "card: This field is required."
+
+
+def test_a_seat_asked_for_nobody_is_refused_in_words(tablet, mini):
+    response = tablet.post(mini, "seats/3/sit/", {})
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        "Give the player's name (or a description) or their card number."
+    )
 
 
 def test_an_amount_with_a_fraction_of_a_cent_is_refused_with_400(tablet, mini):

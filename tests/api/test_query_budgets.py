@@ -45,6 +45,9 @@ COMMAND_BUDGETS = {
     # the shoe too (the cut is offered from the new curator: ``selectors._shoe``), 2 queries.
     "curator/": 5,
     "player-dealer/": 3,
+    # A player seated (name, card or both): the lock, the read after it, the seat read, its
+    # write, the seats read for the answer, the record.
+    "seats/<n>/sit/": 6,
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
 AUTH, SAVEPOINTS = 1, 2
@@ -103,6 +106,15 @@ def test_each_command_of_a_round_keeps_to_its_query_budget(count: Count) -> None
         if n.command > COMMAND_BUDGETS[route] or n.request > BUDGETS[route]
     }
     assert not over, f"over budget (used, command budget, request budget): {over}"
+
+
+def test_seating_a_player_by_name_and_card_keeps_to_its_query_budget(count: Count) -> None:
+    used = count("seats/3/sit/", {"player": "Ann Lee", "card": "12345"})
+    assert used == Used(
+        command=COMMAND_BUDGETS["seats/<n>/sit/"], request=BUDGETS["seats/<n>/sit/"]
+    )
+    by_card = count("seats/4/sit/", {"card": "9001"})
+    assert by_card == used
 
 
 def settle_cost(count: Count, wagers: list[tuple[int, str, str]]) -> Used:

@@ -38,6 +38,7 @@ FIELDS = [
     *("seats", "seats_reason", "sequence", "settlement", "shuffle", "signature", "since"),
     *("slip", "source", "star", "start", "statement", "table", "tables", "username"),
     *("variance_threshold", "win", "witness", "witness_password", "close_after_hours"),
+    *("player", "player_seat", "card", "change"),
     *(f"chip_{chips.label(d)}" for d in chips.CHIPS),
     *(f"cash_{chips.label(d)}" for d in chips.CURRENCY),
 ]
