@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tablegame", "0014_rules_history"),
+        ("tablegame", "0016_tablemark"),
     ]
 
     operations = [
