@@ -150,6 +150,10 @@ RULES: Mapping[str, Rule] = {
     "page:surveillance:signins": _surveillance("read the record of sign-ins and refusals"),
     # Game protection (protection/): every table's edges now, a table's over its shoe, alerts.
     "page:protection:floor": _surveillance("watch the tables' edges and alerts"),
+    # Players' ratings: the pit live, accounting and marketing per gaming day, surveillance.
+    "page:protection:ratings": Rule(
+        frozenset({*SUPERVISORS, *SURVEILLANCE_ROOM, *ACCOUNTS}), "read the players' ratings"
+    ),
     "page:protection:table": _surveillance("watch a table's edges and alerts"),
     "page:protection:edges": _surveillance("watch a table's edges and alerts"),
     "page:surveillance:significant": _surveillance("read the significant events of the tables"),

@@ -3,7 +3,7 @@ the paper form (002 (c)(3)(iii)(A)): number, amount, patron, the three signature
 signature or the statement why not, the deposit, and VOID across a void form. Times are in the
 casino's time zone.
 
-Every name and sentence is printed in its own script (``pit.pdf_text``: fonts embedded, a
+Every name and sentence is printed in its own script (``casino.pdf_text``: fonts embedded, a
 character no font has spelt as its code point, never ■) and fitted to its box: a value shrinks
 to fit its field (down to 7 points), then wraps; the lines under the signatures wrap within the
 frame and push the rest down."""
@@ -19,7 +19,7 @@ from reportlab.lib.pagesizes import LETTER  # type: ignore[import-untyped]
 from reportlab.lib.units import inch  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
-from pit import pdf_text
+from casino import pdf_text
 from tablegame.vigorish_forms.models import VigorishForm
 
 WIDTH, HEIGHT = LETTER

@@ -4,7 +4,9 @@ A table is marked (``tablegame.marks``, source ``protection``) from the round a 
 edge turns below zero until none is, or the shoe ends; the mark names the wagers and the round
 it turned, and is restated only when the wagers change (not every round), so the wall is told
 what is new. A count the record contradicts (``shoe_count.CountLost``) is marked too: the edges
-of that shoe are not computed, and surveillance is told so rather than shown nothing.
+of that shoe are not computed, and surveillance is told so rather than shown nothing. A player
+whose side bets the advantage test flags (``advantage``) marks the table too, with the rounds
+that show it, until they leave.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from fractions import Fraction
 from django.urls import reverse
 
 from baccarat.wagertypes import WagerType
-from protection.models import Edge, Follow
+from protection.advantage import Finding
+from protection.models import Edge, Follow, PlayerSession
+from protection.sittings import Sittings
 from tablegame.marks.raising import Raise, settle_marks
 from tablegame.models import Table
 
@@ -87,3 +91,43 @@ def percent(edge: Fraction) -> str:
     sign = "\u2212" if hundredths < 0 else ""
     whole, part = divmod(abs(hundredths), 100)
     return f"{sign}{whole}.{part:02d} %"
+
+
+def player_key(session: PlayerSession) -> str:
+    return f"player:{session.pk}"
+
+
+def mark_findings(
+    tables: Mapping[int, Table],
+    sittings: Sittings,
+    examined: list[tuple[PlayerSession, dict[str, Finding]]],
+) -> None:
+    """Mark the table of each session flagged by the advantage test (restated as its rounds
+    grow), and clear the mark of a flagged player who left."""
+    for session, found in examined:
+        flagged = {wager: f for wager, f in found.items() if f.flagged}
+        if not flagged:
+            continue
+        table = tables[session.table_id]
+        parts = [_finding_words(wager, f) for wager, f in sorted(flagged.items())]
+        words = f"Seat {session.seat}, {session.who}: " + "; ".join(parts)
+        last = max(r for f in flagged.values() for r in f.theirs)
+        raised = Raise(
+            key=player_key(session), words=words, shoe=last[0], round=last[1], link=_page(table.pk)
+        )
+        settle_marks(table.pk, table.pit_id, SOURCE, [raised], within={raised.key})
+    for session in sittings.changed.values():
+        if session.left_at is not None and any(f.get("flagged") for f in session.findings.values()):
+            table = tables[session.table_id]
+            settle_marks(table.pk, table.pit_id, SOURCE, [], within={player_key(session)})
+
+
+def _finding_words(wager: str, f: Finding) -> str:
+    rounds = ", ".join(f"{shoe}/{number}" for shoe, number in f.theirs[:8])
+    more = f" and {len(f.theirs) - 8} more" if len(f.theirs) > 8 else ""
+    other = "nothing" if f.average_other is None else f"${f.average_other}"
+    return (
+        f"{WagerType(wager).label} bets follow the edge: {len(f.theirs)} on rounds it was the "
+        f"player's (shoe/round {rounds}{more}), ${f.average_theirs} on average there against "
+        f"{other} on the others"
+    )

@@ -9,7 +9,8 @@ run: each table is read by one at a time (its ``Follow`` row is locked, ``skip_l
 table another holds is left to it.
 
 A table first followed is read from the start of its current shoe (its last ``decks_received``
-or ``idle_respread``): what came before was never priced live and is not now
+or ``idle_respread``) or its last opening, whichever came first: what came before was never
+priced live and is not now
 (``manage.py protect --from-start`` reads a table's whole record).
 
 ``behind()`` names the tables whose record has moved past what was read: the sweep that makes
@@ -27,7 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models import F, IntegerField, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -39,6 +40,8 @@ from casino.models import Event
 from protection import alerts
 from protection.models import Edge, Follow
 from protection.shoe_count import CountLost, Priced, ShoeCount, read
+from protection.sittings import Sittings, examine_sessions
+from tablegame import events
 from tablegame.events import TableEvent
 from tablegame.models import Table, TableRules
 from tablegame.selectors import last_sequence_of_tables
@@ -46,7 +49,8 @@ from tablegame.selectors import last_sequence_of_tables
 log = logging.getLogger(__name__)
 
 #: The kinds of event the follower reads: those that move a shoe's count or name a round to
-#: price (``shoe_count.read``). Any other event only moves the follower's place in the chain.
+#: price (``shoe_count.read``), and those of players and their settled wagers (``sittings``).
+#: Any other event only moves the follower's place in the chain.
 READ_KINDS = tuple(
     kind.value
     for kind in (
@@ -60,6 +64,10 @@ READ_KINDS = tuple(
         TableEvent.CARD_CORRECTED,
         TableEvent.ROUND_SETTLED,
         TableEvent.ROUND_VOID,
+        TableEvent.HOUSE_MONEY_SETTLED,
+        TableEvent.PLAYER_SEATED,
+        TableEvent.PLAYER_LEFT,
+        TableEvent.TABLE_CLOSED,
     )
 )
 #: The kinds that start a shoe: a table first followed is read from the last of them.
@@ -104,7 +112,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
         tables = {
             t.pk: t
             for t in Table.objects.filter(pk__in=list(follows))
-            .only("pk", "chain_id", "pit_id", "profile")
+            .select_related("pit__casino")
             .annotate(head=last_sequence_of_tables())
             .prefetch_related("rules_history")
         }
@@ -135,13 +143,17 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
         events_by_chain: dict[int, list[tuple[int, str, dict[str, Any], datetime]]] = {}
         for chain, sequence, action, data, created_at in rows:
             events_by_chain.setdefault(chain, []).append((sequence, action, data, created_at))
+        sittings = Sittings.of(tables)
         for chain, f in by_chain.items():
             table = tables[f.table_id]
-            count = _count_of(f)
+            count, shoe = _count_of(f), f.shoe
             for sequence, action, data, created_at in events_by_chain.get(chain, ()):
                 progress.events += 1
+                payload = payload_of(action, data)
+                shoe = _shoe_of(payload, shoe)
+                sittings.read(table, payload, created_at, sequence, shoe)
                 try:
-                    count, due = read(count, payload_of(action, data))
+                    count, due = read(count, payload)
                 except CountLost as error:
                     f.lost = str(error)[:200]
                     progress.lost.append(f.lost)
@@ -158,7 +170,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                     table, due, count, created_at, sequence, now
                 )
                 count.priced = count.pricing(due.round)
-            _keep(f, count, tables[f.table_id].head, now)
+            _keep(f, count, shoe, tables[f.table_id].head, now)
         if edges:
             Edge.objects.bulk_create(
                 list(edges.values()),
@@ -167,7 +179,9 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                 update_fields=["rules", "counts", "seen", "edges", "favourable", "priced_at",
                                "sequence"],
             )  # fmt: skip
+        examined = examine_sessions(sittings.save(edges))
         alerts.mark_tables(moved, tables, edges.values())
+        alerts.mark_findings(tables, sittings, examined)
         Follow.objects.bulk_update(
             moved, ["sequence", "shoe", "decks", "counts", "held", "seen", "priced", "lost",
                     "alerted", "read_at"]
@@ -190,14 +204,15 @@ def behind() -> list[int]:
 
 
 def _shoe_start(chain_id: int) -> int:
-    """The sequence just before the chain's last shoe started (0: read it all)."""
-    start = (
-        Event.objects.filter(chain_id=chain_id, action__in=SHOE_STARTS)
-        .order_by("-sequence")
-        .values_list("sequence", flat=True)
-        .first()
+    """The sequence just before the table's current shoe started or it last opened, whichever
+    came first (0: read it all): the count needs the shoe from its start, the ratings the players
+    seated since the table opened."""
+    found = Event.objects.filter(chain_id=chain_id).aggregate(
+        shoe=Max("sequence", filter=Q(action__in=SHOE_STARTS)),
+        opened=Max("sequence", filter=Q(action=TableEvent.TABLE_OPENED.value)),
     )
-    return 0 if start is None else start - 1
+    starts = [v for v in found.values() if v is not None]
+    return min(starts) - 1 if starts else 0
 
 
 def _count_of(f: Follow) -> ShoeCount | None:
@@ -213,10 +228,21 @@ def _count_of(f: Follow) -> ShoeCount | None:
     )
 
 
-def _keep(f: Follow, count: ShoeCount | None, head: int, now: datetime) -> None:
+def _shoe_of(payload: object, shoe: int | None) -> int | None:
+    """The number of the shoe in play after ``payload``: what the wagers of a round are rated
+    in, whether or not its count could be kept."""
+    match payload:
+        case events.DecksReceived(shoe=number) | events.IdleRespread(next_shoe=number):
+            return number
+        case events.ShoeEnded():
+            return None
+    return shoe
+
+
+def _keep(f: Follow, count: ShoeCount | None, shoe: int | None, head: int, now: datetime) -> None:
     f.sequence, f.read_at = head, now
     if count is None:
-        f.shoe = f.decks = None
+        f.shoe, f.decks = shoe, None
         f.counts, f.held, f.seen, f.priced = [], "", 0, []
         return
     f.shoe, f.decks, f.counts = count.shoe, count.decks, list(count.counts)

@@ -63,7 +63,7 @@ class Edge(models.Model):
     sequence = models.PositiveIntegerField(help_text="The table's event this pricing followed.")
 
     class Meta:
-        ordering = ("table", "shoe", "round")
+        ordering = ("table_id", "shoe", "round")
         constraints = (
             models.UniqueConstraint(fields=("table", "shoe", "round"), name="edge_one_per_round"),
         )
@@ -76,3 +76,85 @@ class Edge(models.Model):
         fixed edge: Royal 9's top awards are meters)."""
         text = self.edges.get(wager)
         return None if text is None else Fraction(text)
+
+
+class PlayerSession(models.Model):
+    """A player's time at one seat of a table, from being seated to leaving, as the record says
+    (``player_seated``, ``player_left``; the pit changing a name or card is the same sitting)."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    player = models.CharField(max_length=100, blank=True, help_text="The name, if given.")
+    card = models.CharField(max_length=20, blank=True, help_text="The players' club card number.")
+    seated_at = models.DateTimeField()
+    left_at = models.DateTimeField(null=True, blank=True)
+    gaming_day = models.DateField(help_text="The casino's gaming day the player sat down in.")
+    sequence = models.PositiveIntegerField(help_text="The event that seated the player.")
+    findings = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Per side wager, what the advantage test found (protection.advantage).",
+    )
+
+    class Meta:
+        ordering = ("table_id", "seated_at")
+        constraints = (
+            models.UniqueConstraint(fields=("table", "sequence"), name="session_one_per_seating"),
+        )
+        indexes = (models.Index(fields=("gaming_day", "table"), name="session_day_idx"),)
+
+    def __str__(self) -> str:
+        return f"{self.who} at table {self.table_id} seat {self.seat}"
+
+    @property
+    def who(self) -> str:
+        """The player as the pit knows them: "Ann Lee (card 12345)", "card 12345"."""
+        if self.player and self.card:
+            return f"{self.player} (card {self.card})"
+        return self.player or f"card {self.card}"
+
+
+class Wagered(models.Model):
+    """One settled wager with the exact edge it faced: the ground of a player's rating."""
+
+    session = models.ForeignKey(
+        PlayerSession, null=True, blank=True, on_delete=models.PROTECT, related_name="wagers"
+    )
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    shoe = models.PositiveIntegerField()
+    round = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    wager = models.CharField(max_length=30)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    result = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text="What the player won (below zero: lost)."
+    )
+    edge = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text='The exact house edge, "n/d"; blank when it has none (Royal 9) or the round '
+        "was not priced.",
+    )
+    ride = models.CharField(
+        max_length=30, blank=True, help_text="House Money: the wager its payout rode on."
+    )
+    ridden = models.DecimalField(
+        max_digits=12, decimal_places=2, default=0, help_text="House Money: the payout let ride."
+    )
+    theoretical = models.DecimalField(
+        max_digits=18,
+        decimal_places=8,
+        null=True,
+        blank=True,
+        help_text="The amount times the edge, to 8 places; none when the edge is unknown.",
+    )
+    settled_at = models.DateTimeField()
+    sequence = models.PositiveIntegerField(help_text="The settlement's event.")
+
+    class Meta:
+        ordering = ("table_id", "shoe", "round", "seat")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("table", "sequence", "seat", "wager"), name="wagered_once"
+            ),
+        )

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from baccarat.wagertypes import WagerType
 from protection.alerts import SOURCE, percent
 from protection.charts import edge_line
-from protection.models import Edge, Follow
+from protection.models import Edge, Follow, PlayerSession
 from tablegame.marks.models import TableMark
 from tablegame.marks.reading import open_marks
 from tablegame.models import Round, Table, Wager
@@ -72,12 +72,20 @@ class SideBet:
 
 @dataclass
 class SeatBets:
-    """A seat's bets over the shoe: its usual bet on the lines, and each side bet with its edge."""
+    """A seat's bets over the shoe: its usual bet on the lines, and each side bet with its edge;
+    who sits there now and what the advantage test found of their session."""
 
     seat: int
     usual: Decimal | None = None
     side: list[SideBet] = field(default_factory=list)
     main: list[Decimal] = field(default_factory=list)
+    session: PlayerSession | None = None
+
+    @property
+    def findings(self) -> list[tuple[str, dict[str, Any]]]:
+        if self.session is None:
+            return []
+        return [(WagerType(w).label, f) for w, f in sorted(self.session.findings.items())]
 
     @property
     def on_theirs(self) -> list[SideBet]:
@@ -210,6 +218,8 @@ def seat_bets(table: Table, shoe: int, edges: list[Edge]) -> list[SeatBets]:
         bets.side.append(
             SideBet(number, WagerType(wager).label, amount, edge.edge(wager) if edge else None)
         )
+    for session in PlayerSession.objects.filter(table=table, left_at__isnull=True):
+        seats.setdefault(session.seat, SeatBets(session.seat)).session = session
     for bets in seats.values():
         bets.usual = statistics.median(bets.main) if bets.main else None
     return [seats[s] for s in sorted(seats)]

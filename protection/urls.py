@@ -10,6 +10,9 @@ app_name = "protection"
 
 urlpatterns: list[URLPattern] = [
     path("", views.floor, name="floor"),
+    path("ratings/", views.ratings_page, name="ratings"),
+    path("ratings.csv", views.ratings_csv_file, name="ratings-csv"),
+    path("ratings.pdf", views.ratings_pdf_file, name="ratings-pdf"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/edges/", views.edges, name="edges"),
 ]

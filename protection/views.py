@@ -9,11 +9,16 @@ is 204, one query.
 
 from __future__ import annotations
 
+import datetime
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from casino import access
+from casino.record import deployment_casino
 from protection.models import Edge
+from protection.ratings import ratings, ratings_csv, ratings_pdf
 from protection.screens import floor_rows, protection_page
 from tablegame.models import Table
 from tablegame.views_review import local_path
@@ -61,3 +66,67 @@ def edges(request: HttpRequest, table_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     found = get_object_or_404(Table.objects.select_related("pit"), pk=table_id)
     return render(request, "protection/_edges.html", protection_page(found, None))
+
+
+#: The gaming days a ratings page may ask for: none before, none after.
+FIRST_DAY, LAST_DAY = datetime.date(2000, 1, 1), datetime.date(2099, 12, 31)
+
+
+def _day(request: HttpRequest) -> tuple[datetime.date | None, str, datetime.tzinfo]:
+    """The gaming day asked for (today's, the casino's, without one), or why it cannot be."""
+    casino = deployment_casino()
+    zone = casino.zone if casino else datetime.UTC
+    raw = request.GET.get("day", "")
+    if not raw:
+        today = casino.gaming_day(timezone.now()) if casino else timezone.localdate()
+        return today, "", zone
+    try:
+        day = datetime.date.fromisoformat(raw) if len(raw) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        return None, "Write the gaming day as year-month-day, such as 2026-11-27.", zone
+    if not FIRST_DAY <= day <= LAST_DAY:
+        return (
+            None,
+            f"There are no ratings for {day.isoformat()}: pick a day from 2000 to 2099.",
+            zone,
+        )
+    return day, "", zone
+
+
+@access.page("page:protection:ratings")
+def ratings_page(request: HttpRequest) -> HttpResponse:
+    """The players' sessions of a gaming day, each rated wager by wager; CSV and PDF beside."""
+    day, problem, zone = _day(request)
+    rows = ratings(day) if day else []
+    context = {
+        "day": day,
+        "problem": problem,
+        "rows": rows,
+        "zone": zone,
+        "raw": request.GET.get("day", ""),
+    }
+    return render(request, "protection/ratings.html", context, status=400 if problem else 200)
+
+
+@access.page("page:protection:ratings")
+def ratings_csv_file(request: HttpRequest) -> HttpResponse:
+    day, problem, zone = _day(request)
+    if day is None:
+        return HttpResponse(problem, status=400, content_type="text/plain; charset=utf-8")
+    answer = HttpResponse(
+        ratings_csv(day, ratings(day), zone), content_type="text/csv; charset=utf-8"
+    )
+    answer["Content-Disposition"] = f'attachment; filename="ratings-{day.isoformat()}.csv"'
+    return answer
+
+
+@access.page("page:protection:ratings")
+def ratings_pdf_file(request: HttpRequest) -> HttpResponse:
+    day, problem, zone = _day(request)
+    if day is None:
+        return HttpResponse(problem, status=400, content_type="text/plain; charset=utf-8")
+    answer = HttpResponse(ratings_pdf(day, ratings(day), zone), content_type="application/pdf")
+    answer["Content-Disposition"] = f'attachment; filename="ratings-{day.isoformat()}.pdf"'
+    return answer

@@ -15,8 +15,9 @@ from pypdf.generic import DictionaryObject
 from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
+from casino import pdf_text
 from casino.models import Pit
-from pit import form_pdf, pdf_text
+from pit import form_pdf
 from tablegame.models import VigorishForm
 from tablegame.vigorish_forms import actions as forms
 from tests.browser.conftest import SHOTS

@@ -1,0 +1,199 @@
+"""Exact player ratings: each player's session at a table, summed wager by wager.
+
+A rating is read from the follower's ``Wagered`` rows of the session (one query for a gaming
+day): rounds played, wagers, the total wagered, the average bet (the total over the rounds
+played), the actual result, and the theoretical win, the sum over every wager of its amount
+times its exact house edge for the shoe as it was at that round. A wager whose edge is not known
+(Royal 9's top awards are meters; a round the follower could not price) leaves the theoretical
+win not computed, and the rating says for how many wagers: never a zero in its place.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import Count, Max, Q, Sum
+from django.db.models.functions import Coalesce
+from reportlab.lib.pagesizes import A4, landscape  # type: ignore[import-untyped]
+from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
+
+from casino import pdf_text
+from protection.models import PlayerSession
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's session at one table, rated."""
+
+    session: PlayerSession
+    table: str
+    rounds: int
+    wagers: int
+    wagered: Decimal
+    result: Decimal
+    """What the player won (below zero: lost)."""
+    theoretical: Decimal | None
+    """The house's expected win on the session's wagers, to the cent; None when a wager's edge
+    is not known."""
+    unpriced: int
+    """Wagers whose edge is not known."""
+    last_round_at: datetime.datetime | None
+
+    @property
+    def average_bet(self) -> Decimal | None:
+        if not self.rounds:
+            return None
+        return (self.wagered / self.rounds).quantize(CENT, ROUND_HALF_UP)
+
+    @property
+    def theoretical_text(self) -> str:
+        if self.theoretical is not None:
+            return f"{self.theoretical}"
+        return f"not computed: {self.unpriced} wager{'s' if self.unpriced != 1 else ''} unpriced"
+
+    @property
+    def flagged(self) -> list[str]:
+        return [w for w, f in self.session.findings.items() if f.get("flagged")]
+
+
+def ratings(day: datetime.date) -> list[Rating]:
+    """The sessions begun on gaming day ``day``, rated (one query)."""
+    sessions = (
+        PlayerSession.objects.filter(gaming_day=day)
+        .select_related("table")
+        .annotate(
+            n_rounds=Count("wagers__round", distinct=True),
+            n_shoes=Count("wagers__shoe", distinct=True),
+            n_wagers=Count("wagers"),
+            n_unpriced=Count("wagers", filter=Q(wagers__theoretical__isnull=True)),
+            wagered=Coalesce(Sum("wagers__amount"), ZERO),
+            result=Coalesce(Sum("wagers__result"), ZERO),
+            theoretical=Sum("wagers__theoretical"),
+            last_at=Max("wagers__settled_at"),
+        )
+        .order_by("table__name", "seated_at", "pk")
+    )
+    out = []
+    for s in sessions:
+        rounds = _rounds(s)
+        theo = None if s.n_unpriced or s.theoretical is None else s.theoretical
+        if not s.n_wagers:
+            theo = ZERO
+        out.append(
+            Rating(
+                session=s,
+                table=s.table.name,
+                rounds=rounds,
+                wagers=s.n_wagers,
+                wagered=Decimal(s.wagered).quantize(CENT),
+                result=Decimal(s.result).quantize(CENT),
+                theoretical=None if theo is None else Decimal(theo).quantize(CENT, ROUND_HALF_UP),
+                unpriced=s.n_unpriced,
+                last_round_at=s.last_at,
+            )
+        )
+    return out
+
+
+def _rounds(session: PlayerSession) -> int:
+    """Rounds played: distinct (shoe, round) pairs. The day's query counts round numbers, which
+    two shoes share: a session over more than one shoe is counted again exactly (one query)."""
+    numbers: int = getattr(session, "n_rounds", 0)
+    if not numbers or getattr(session, "n_shoes", 1) <= 1:
+        return numbers
+    return session.wagers.values("shoe", "round").distinct().count()
+
+
+COLUMNS = (
+    "Table", "Seat", "Player", "Card", "In", "Out", "Rounds", "Wagers", "Wagered",
+    "Average bet", "Result", "Theoretical win", "Flagged",
+)  # fmt: skip
+
+
+def _row(r: Rating, zone: datetime.tzinfo) -> list[str]:
+    s = r.session
+    return [
+        r.table,
+        str(s.seat),
+        s.player,
+        s.card,
+        s.seated_at.astimezone(zone).strftime("%H:%M"),
+        s.left_at.astimezone(zone).strftime("%H:%M") if s.left_at else "seated",
+        str(r.rounds),
+        str(r.wagers),
+        str(r.wagered),
+        "" if r.average_bet is None else str(r.average_bet),
+        str(r.result),
+        r.theoretical_text,
+        ", ".join(r.flagged),
+    ]
+
+
+def ratings_csv(day: datetime.date, rows: list[Rating], zone: datetime.tzinfo) -> str:
+    """The day's ratings as CSV, one line a session."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([f"Player ratings, gaming day {day.isoformat()}"])
+    writer.writerow(COLUMNS)
+    for r in rows:
+        writer.writerow([_safe_cell(cell) for cell in _row(r, zone)])
+    return out.getvalue()
+
+
+def _safe_cell(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (a name typed "=1+1")."""
+    return (
+        f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(text) else text
+    )
+
+
+def _number(text: str) -> bool:
+    try:
+        Decimal(text)
+    except ArithmeticError:
+        return False
+    return True
+
+
+def ratings_pdf(day: datetime.date, rows: list[Rating], zone: datetime.tzinfo) -> bytes:
+    """The day's ratings as a landscape A4 PDF, names in their own scripts (``pdf_text``)."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=landscape(A4))
+    page_height = landscape(A4)[1]
+    widths = (48, 28, 120, 70, 36, 40, 40, 40, 60, 56, 60, 120, 50)
+    margin, line = 30.0, 14.0
+
+    def header(y: float) -> float:
+        pdf_text.draw(
+            canvas, margin, y, f"Player ratings, gaming day {day.isoformat()}", 13, "bold"
+        )
+        y -= 2 * line
+        x = margin
+        for title, w in zip(COLUMNS, widths, strict=True):
+            pdf_text.draw(canvas, x, y, title, 8, "bold")
+            x += w
+        return y - line
+
+    y = header(page_height - margin)
+    for r in rows:
+        if y < margin:
+            canvas.showPage()
+            y = header(page_height - margin)
+        x = margin
+        for cell, w in zip(_row(r, zone), widths, strict=True):
+            if cell:
+                fitted = pdf_text.fit(cell, w - 4, size=8, smallest=5)
+                pdf_text.draw(canvas, x, y, fitted.lines[0] if fitted.lines else "", fitted.size)
+            x += w
+        y -= line
+    if not rows:
+        pdf_text.draw(canvas, margin, y, "No player was rated on this gaming day.", 9)
+    canvas.save()
+    return buffer.getvalue()

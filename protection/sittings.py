@@ -1,0 +1,244 @@
+"""Players' sessions at the tables and their settled wagers, kept by the follower as it reads.
+
+A player seated (``player_seated``) opens a session at that seat (closing one still open
+there); the pit changing their name or card (``change``) restates the open one; leaving
+(``player_left``) or the table closing ends it. Every wager settled (``round_settled``, and
+House Money's own settlement) becomes a ``Wagered`` row of the session open at its seat, with
+the exact edge of that wager for the round (``Edge``) and the theoretical win it makes, the
+amount times the edge: a rating summed wager by wager, never an average bet times a nominal
+edge. A wager whose edge is not known (Royal 9's meters, a round not priced) has none, and the
+rating says so.
+
+After a batch, each session that placed a side bet on a round its wager was the player's is
+examined (``advantage.examine``) over every round it played; a flagged session marks its table
+(``alerts.mark_findings``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+
+from django.db.models import F, Q
+
+from baccarat.wagers import Result
+from baccarat.wagertypes import WagerType
+from protection.advantage import Bet, Finding, examine
+from protection.models import Edge, PlayerSession, Wagered
+from tablegame import events
+from tablegame.models import Table
+
+#: The wagers on the layout's lines: a side bet is any other.
+LINES = frozenset({WagerType.PLAYER.value, WagerType.BANKER.value, WagerType.TIE.value})
+#: Places of the theoretical win kept per wager.
+THEO_PLACES = Decimal("0.00000001")
+
+
+@dataclass
+class Sittings:
+    """One batch's sessions and wagers, for the tables it reads."""
+
+    tables: Mapping[int, Table]
+    open: dict[tuple[int, int], PlayerSession] = field(default_factory=dict)
+    new: list[PlayerSession] = field(default_factory=list)
+    changed: dict[int, PlayerSession] = field(default_factory=dict)
+    wagers: list[Wagered] = field(default_factory=list)
+    rides: list[tuple[int, int, int, int, str]] = field(default_factory=list)
+    """Wagers lost at tables that offer House Money, whose payout may have ridden on them:
+    (table, shoe, round, seat, wager)."""
+
+    @classmethod
+    def of(cls, tables: Mapping[int, Table]) -> Sittings:
+        """The tables' open sessions (one query)."""
+        found = PlayerSession.objects.filter(table_id__in=list(tables), left_at__isnull=True)
+        return cls(tables=tables, open={(s.table_id, s.seat): s for s in found})
+
+    def read(
+        self, table: Table, payload: object, at: datetime, sequence: int, shoe: int | None
+    ) -> None:
+        """Take what ``payload`` says of players and wagers."""
+        match payload:
+            case events.PlayerSeated(seat=seat, player=player, card=card, change=True):
+                session = self.open.get((table.pk, seat))
+                if session is not None:
+                    session.player, session.card = player, card or ""
+                    self._touch(session)
+                    return
+                self._seat(table, seat, player, card, at, sequence)
+            case events.PlayerSeated(seat=seat, player=player, card=card):
+                self._leave(table.pk, seat, at)
+                self._seat(table, seat, player, card, at, sequence)
+            case events.PlayerLeft(seat=seat):
+                self._leave(table.pk, seat, at)
+            case events.TableClosed():
+                for table_id, seat in [k for k in self.open if k[0] == table.pk]:
+                    self._leave(table_id, seat, at)
+            case events.HouseMoneySettled(round=number, wagers=settled) if shoe is not None:
+                self._settled(table, shoe, number, settled, at, sequence, lost=set())
+            case events.RoundSettled(round=number, wagers=settled) if shoe is not None:
+                lost = {(w.seat, w.wager.value) for w in settled if w.result is Result.LOSE}
+                self._settled(table, shoe, number, settled, at, sequence, lost=lost)
+
+    def save(self, priced: Mapping[tuple[int, int, int], Edge]) -> list[PlayerSession]:
+        """Write the batch's sessions and wagers (the edges of rounds priced in earlier batches
+        read in one query); returns the sessions to examine."""
+        if self.new:
+            PlayerSession.objects.bulk_create(self.new)
+        if self.changed:
+            PlayerSession.objects.bulk_update(
+                list(self.changed.values()), ["player", "card", "left_at"]
+            )
+        if not self.wagers:
+            self._rides()
+            return []
+        wanted = {(w.table_id, w.shoe, w.round) for w in self.wagers} - set(priced)
+        edges = dict(priced)
+        if wanted:
+            keys = Q()
+            for table_id, shoe, number in wanted:
+                keys |= Q(table_id=table_id, shoe=shoe, round=number)
+            edges |= {(e.table_id, e.shoe, e.round): e for e in Edge.objects.filter(keys)}
+        examine_them: dict[int, PlayerSession] = {}
+        for w in self.wagers:
+            edge = edges.get((w.table_id, w.shoe, w.round))
+            exact = edge.edge(w.wager) if edge is not None else None
+            if exact is not None:
+                w.edge = f"{exact.numerator}/{exact.denominator}"
+                w.theoretical = _theoretical(w.amount, exact)
+                if exact < 0 and w.wager not in LINES and w.session is not None:
+                    examine_them[id(w.session)] = w.session
+            if w.session is not None:
+                w.session_id = w.session.pk
+        Wagered.objects.bulk_create(self.wagers, ignore_conflicts=True)
+        self._rides()
+        return list(examine_them.values())
+
+    def _rides(self) -> None:
+        """House Money let ride on a wager that lost is lost with it (as accounting counts it,
+        ``ride_back``): one update for the batch, at tables that offer House Money only."""
+        if not self.rides:
+            return
+        keys = Q()
+        for table_id, shoe, number, seat, wager in self.rides:
+            keys |= Q(table_id=table_id, shoe=shoe, round=number, seat=seat, ride=wager)
+        Wagered.objects.filter(keys, wager=WagerType.HOUSE_MONEY.value, ridden__gt=0).update(
+            result=F("result") - F("ridden")
+        )
+
+    def _seat(
+        self, table: Table, seat: int, player: str, card: str | None, at: datetime, sequence: int
+    ) -> None:
+        session = PlayerSession(
+            table_id=table.pk,
+            seat=seat,
+            player=player,
+            card=card or "",
+            seated_at=at,
+            gaming_day=table.pit.casino.gaming_day(at),
+            sequence=sequence,
+        )
+        self.open[(table.pk, seat)] = session
+        self.new.append(session)
+
+    def _leave(self, table_id: int, seat: int, at: datetime) -> None:
+        session = self.open.pop((table_id, seat), None)
+        if session is not None:
+            session.left_at = at
+            self._touch(session)
+
+    def _touch(self, session: PlayerSession) -> None:
+        if session.pk is not None:
+            self.changed[session.pk] = session
+
+    def _settled(
+        self,
+        table: Table,
+        shoe: int,
+        number: int,
+        settled: Iterable[events.WagerRecord],
+        at: datetime,
+        sequence: int,
+        *,
+        lost: set[tuple[int, str]],
+    ) -> None:
+        for w in settled:
+            if w.amount is None:
+                continue  # an older record without the amount: not rated
+            net = w.payout - w.vigorish - w.fee
+            if w.result is Result.LOSE:
+                net -= w.amount - w.returned
+            self.wagers.append(
+                Wagered(
+                    session=self.open.get((table.pk, w.seat)),
+                    table_id=table.pk,
+                    shoe=shoe,
+                    round=number,
+                    seat=w.seat,
+                    wager=w.wager.value,
+                    amount=w.amount,
+                    result=net,
+                    ride=w.ride.value if w.ride is not None else "",
+                    ridden=w.ridden,
+                    settled_at=at,
+                    sequence=sequence,
+                )
+            )
+        if lost and table.submission(table.rules_record(at=at)).offers(WagerType.HOUSE_MONEY):
+            self.rides.extend((table.pk, shoe, number, seat, wager) for seat, wager in lost)
+
+
+def _theoretical(amount: Decimal, edge: Fraction) -> Decimal:
+    exact = Fraction(amount) * edge
+    return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(THEO_PLACES)
+
+
+def examine_sessions(
+    sessions: Iterable[PlayerSession],
+) -> list[tuple[PlayerSession, dict[str, Finding]]]:
+    """Each session's side wagers examined over every round it played (two queries a session),
+    kept on the session (``findings``, one update for them all)."""
+    out: list[tuple[PlayerSession, dict[str, Finding]]] = []
+    for session in sessions:
+        rows = list(
+            Wagered.objects.filter(session=session).values_list("shoe", "round", "wager", "amount")
+        )
+        rounds = sorted({(shoe, number) for shoe, number, _, _ in rows})
+        side = {wager for _, _, wager, _ in rows if wager not in LINES}
+        keys = Q()
+        for shoe, number in rounds:
+            keys |= Q(shoe=shoe, round=number)
+        edges = {(e.shoe, e.round): e for e in Edge.objects.filter(keys, table_id=session.table_id)}
+        amounts: dict[tuple[int, int, str], Decimal] = defaultdict(Decimal)
+        for shoe, number, wager, amount in rows:
+            amounts[(shoe, number, wager)] += amount
+        found: dict[str, Finding] = {}
+        for wager in sorted(side):
+            bets = []
+            for shoe, number in rounds:
+                edge = edges.get((shoe, number))
+                exact = edge.edge(wager) if edge is not None else None
+                if exact is not None:
+                    bets.append(Bet(shoe, number, amounts[(shoe, number, wager)], exact))
+            found[wager] = examine(bets, seed=session.pk or 0)
+        session.findings = {wager: finding_data(f) for wager, f in found.items()}
+        out.append((session, found))
+    if out:
+        PlayerSession.objects.bulk_update([session for session, _ in out], ["findings"])
+    return out
+
+
+def finding_data(finding: Finding) -> dict[str, object]:
+    """A finding as plain JSON, as the session keeps it."""
+    return {
+        "rounds": finding.rounds,
+        "bets": finding.bets,
+        "theirs": [list(r) for r in finding.theirs],
+        "average_theirs": None if finding.average_theirs is None else str(finding.average_theirs),
+        "average_other": None if finding.average_other is None else str(finding.average_other),
+        "p_value": finding.p_value,
+        "flagged": finding.flagged,
+    }
