@@ -55,12 +55,21 @@ class Rating:
     @property
     def theoretical_text(self) -> str:
         if self.theoretical is not None:
-            return f"{self.theoretical}"
+            return dollars(self.theoretical)
         return f"not computed: {self.unpriced} wager{'s' if self.unpriced != 1 else ''} unpriced"
+
+    @property
+    def result_text(self) -> str:
+        return dollars(self.result)
 
     @property
     def flagged(self) -> list[str]:
         return [w for w, f in self.session.findings.items() if f.get("flagged")]
+
+
+def dollars(amount: Decimal) -> str:
+    """Money with its sign in front of the dollar: "$20.00", "\u2212$560.00"."""
+    return f"\u2212${-amount}" if amount < 0 else f"${amount}"
 
 
 def ratings(day: datetime.date) -> list[Rating]:
@@ -131,7 +140,7 @@ def _row(r: Rating, zone: datetime.tzinfo) -> list[str]:
         str(r.wagered),
         "" if r.average_bet is None else str(r.average_bet),
         str(r.result),
-        r.theoretical_text,
+        r.theoretical_text if r.theoretical is None else str(r.theoretical),
         ", ".join(r.flagged),
     ]
 

@@ -28,6 +28,8 @@ from tablegame.selectors import last_sequence_of_tables
 MAIN_WAGERS = frozenset({WagerType.PLAYER.value, WagerType.BANKER.value})
 #: Alerts shown, newest first.
 ALERTS_SHOWN = 20
+#: A seat's side bets on the player's rounds listed one by one; the rest are counted.
+SHOWN_BETS = 6
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,15 @@ class SeatBets:
     @property
     def on_theirs(self) -> list[SideBet]:
         return [s for s in self.side if s.theirs]
+
+    @property
+    def on_theirs_shown(self) -> list[SideBet]:
+        """The first ``SHOWN_BETS`` of them: the page says how many more."""
+        return self.on_theirs[:SHOWN_BETS]
+
+    @property
+    def on_theirs_more(self) -> int:
+        return max(0, len(self.on_theirs) - SHOWN_BETS)
 
 
 @dataclass(frozen=True)
@@ -182,7 +193,8 @@ def edge_rows(edges: list[Edge]) -> list[EdgeRow]:
         return []
     rounds = edges[-1].round
     rows = []
-    for wager in edges[-1].edges:
+    order = [w.value for w in WagerType]
+    for wager in sorted(edges[-1].edges, key=order.index):
         points = [(e.round, Fraction(e.edges[wager])) for e in edges if wager in e.edges]
         low_round, low = min(points, key=lambda p: p[1])
         label = WagerType(wager).label
