@@ -97,16 +97,15 @@ def _day(request: HttpRequest) -> tuple[datetime.date | None, str, datetime.tzin
 
 @access.page("page:protection:ratings")
 def ratings_page(request: HttpRequest) -> HttpResponse:
-    """The players' sessions of a gaming day, each rated wager by wager; CSV and PDF beside."""
+    """The players' sessions of a gaming day, each rated wager by wager; CSV and PDF beside.
+    Today's page reads its table again every 15 s (``partial=1``): the pit follows it live."""
     day, problem, zone = _day(request)
     rows = ratings(day) if day else []
-    context = {
-        "day": day,
-        "problem": problem,
-        "rows": rows,
-        "zone": zone,
-        "raw": request.GET.get("day", ""),
-    }
+    casino = deployment_casino()
+    today = bool(day and casino and day == casino.gaming_day(timezone.now()))
+    context = {"day": day, "problem": problem, "rows": rows, "zone": zone, "today": today}
+    if day and request.GET.get("partial") == "1":  # the page's own re-read of today's ratings
+        return render(request, "protection/_ratings.html", context)
     return render(request, "protection/ratings.html", context, status=400 if problem else 200)
 
 

@@ -78,6 +78,7 @@ STATIC = {
     "css/accounting.css": "accounting",
     "css/protection.css": "protection",
     "js/protection.js": "protection",
+    "js/protection_ratings.js": "protection",
 }
 
 USES = re.compile(

@@ -113,6 +113,11 @@ def test_the_days_ratings_come_as_csv_and_pdf(
     client = signed_in(staff["accounting"])
     page = client.get("/protection/ratings/", {"day": day})
     assert page.status_code == 200 and "Player 1" in page.content.decode()
+    assert 'data-live="1"' in page.content.decode()  # today's: the page reads it again
+    partial = client.get("/protection/ratings/", {"day": day, "partial": "1"}).content.decode()
+    assert partial.lstrip().startswith('<section class="card">') and "Player 1" in partial
+    older = client.get("/protection/ratings/", {"day": "2026-01-02"}).content.decode()
+    assert 'data-live=""' in older and "No player was rated on this gaming day." in older
     csv = client.get("/protection/ratings.csv", {"day": day})
     assert csv["Content-Type"].startswith("text/csv")
     lines = csv.content.decode().splitlines()
@@ -137,3 +142,18 @@ def test_a_day_that_is_no_date_is_refused_in_words(staff: dict[str, User]) -> No
         assert page.status_code == 400 and words in page.content.decode()
         assert client.get("/protection/ratings.csv", {"day": raw}).status_code == 400
     assert signed_in(staff["dealer"]).get("/protection/ratings/").status_code == 403
+
+
+def test_a_royal_9_wager_leaves_the_theoretical_win_not_computed_and_says_so(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("ma-big", dealer, floor)
+    royal9 = table.rules.royal9
+    assert royal9 is not None
+    wagers = [(1, "banker", "25"), (1, "royal9", str(royal9.wager))]
+    play(table, dealer, wagers, ["2C", "3D", "5H", "3S"])
+    follow([table.pk])
+    day = table.pit.casino.gaming_day(timezone.now())
+    seat = next(r for r in ratings(day) if r.table == table.name and r.session.seat == 1)
+    assert seat.wagers == 2 and seat.theoretical is None
+    assert seat.theoretical_text == "not computed: 1 wager unpriced"
