@@ -15,14 +15,17 @@ import datetime
 import io
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from django.db.models import Count, Max, Q, Sum
 from django.db.models.functions import Coalesce
 from reportlab.lib.pagesizes import A4, landscape  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
+from baccarat.wagertypes import WagerType
 from casino import pdf_text
-from protection.models import PlayerSession
+from protection.alerts import percent
+from protection.models import PlayerSession, Wagered
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -206,3 +209,36 @@ def ratings_pdf(day: datetime.date, rows: list[Rating], zone: datetime.tzinfo) -
         pdf_text.draw(canvas, margin, y, "No player was rated on this gaming day.", 9)
     canvas.save()
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class WagerLine:
+    """One wager of a session as its page shows it."""
+
+    wager: Wagered
+    label: str
+    edge: Fraction | None
+
+    @property
+    def edge_text(self) -> str:
+        return "not priced" if self.edge is None else percent(self.edge)
+
+    @property
+    def theoretical_text(self) -> str:
+        theo = self.wager.theoretical
+        return "not computed" if theo is None else dollars(theo.quantize(Decimal("0.0001")))
+
+
+def session_page(session: PlayerSession) -> dict[str, object]:
+    """A session's page: its rating and every wager (two queries)."""
+    rated = next((r for r in ratings(session.gaming_day) if r.session.pk == session.pk), None)
+    lines = [
+        WagerLine(w, WagerType(w.wager).label, Fraction(w.edge) if w.edge else None)
+        for w in Wagered.objects.filter(session=session).order_by("shoe", "round", "pk")
+    ]
+    return {
+        "session": session,
+        "rating": rated,
+        "lines": lines,
+        "zone": session.table.pit.casino.zone,
+    }

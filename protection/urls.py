@@ -11,6 +11,7 @@ app_name = "protection"
 urlpatterns: list[URLPattern] = [
     path("", views.floor, name="floor"),
     path("ratings/", views.ratings_page, name="ratings"),
+    path("sessions/<int:session_id>/", views.session, name="session"),
     path("ratings.csv", views.ratings_csv_file, name="ratings-csv"),
     path("ratings.pdf", views.ratings_pdf_file, name="ratings-pdf"),
     path("tables/<int:table_id>/", views.table, name="table"),

@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from casino import access
 from casino.record import deployment_casino
-from protection.models import Edge
-from protection.ratings import ratings, ratings_csv, ratings_pdf
+from protection.models import Edge, PlayerSession
+from protection.ratings import ratings, ratings_csv, ratings_pdf, session_page
 from protection.screens import floor_rows, protection_page
 from tablegame.models import Table
 from tablegame.views_review import local_path
@@ -129,3 +129,12 @@ def ratings_pdf_file(request: HttpRequest) -> HttpResponse:
     answer = HttpResponse(ratings_pdf(day, ratings(day), zone), content_type="application/pdf")
     answer["Content-Disposition"] = f'attachment; filename="ratings-{day.isoformat()}.pdf"'
     return answer
+
+
+@access.page("page:protection:ratings")
+def session(request: HttpRequest, session_id: int) -> HttpResponse:
+    """One player's session: every wager, the exact edge it faced and its theoretical win."""
+    found = get_object_or_404(
+        PlayerSession.objects.select_related("table__pit__casino"), pk=session_id
+    )
+    return render(request, "protection/session.html", session_page(found))

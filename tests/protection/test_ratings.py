@@ -67,6 +67,12 @@ def test_a_sessions_rating_is_summed_wager_by_wager_at_the_exact_edge(
         Decimal("0.01"), ROUND_HALF_UP
     )
     assert seat.theoretical == cents
+    page = signed_in(User.objects.get(username="pitboss")).get(
+        f"/protection/sessions/{seat.session.pk}/"
+    )
+    text = page.content.decode()
+    assert page.status_code == 200 and text.count("<tr><td>1</td>") == 6  # every wager
+    assert "result $20.00" in text and "Player Pair" in text
     assert rated[2].wagers == 0 and rated[2].theoretical == Decimal("0.00")
 
 
