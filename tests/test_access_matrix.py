@@ -20,6 +20,8 @@ from pytest_django import Settings
 
 from casino import access, roles
 from casino.models import Pit
+from protection.follower import follow
+from protection.models import PlayerSession
 from tablegame.consumers import FORBIDDEN, close_reason
 from tests.pit.forms import a_void_form
 from tests.realtime.conftest import socket
@@ -189,6 +191,9 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
     game = play(watched, dealer, [(1, "banker", "100")], ["4H", "9C", "2S", "KS"])
     worked = deal_at(table_for("s42-mini"), dealer, floor)  # the dealer's table now
     form = a_void_form(Pit.objects.get(), staff["clerk"])
+    follow([watched.pk])  # game protection's sessions of the watched table's players
+    session = PlayerSession.objects.filter(table=watched).first()
+    assert session is not None
     client = Client()
     assert client.login(username=USERNAMES[role], password="baccarat")
     user = staff[USERNAMES[role]]
@@ -206,7 +211,14 @@ def test_each_page_and_api_answers_as_the_matrix_says(seeded, role):
         values = {"table_id": (worked if at_work else watched).pk, "round_id": game.pk}
         url = concrete(
             route,
-            {**values, "seat": 2, "marker_id": 1, "form_id": form.pk, "pit_id": watched.pit_id},
+            {
+                **values,
+                "seat": 2,
+                "marker_id": 1,
+                "session_id": session.pk,
+                "form_id": form.pk,
+                "pit_id": watched.pit_id,
+            },
         )
         url += QUERIES.get(name, "").format(**values)
         if command:
