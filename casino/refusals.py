@@ -25,6 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -77,6 +78,35 @@ def scope_address(scope: dict[str, Any]) -> str:
     )
 
 
+def minute_count(key: str) -> int:
+    """One more of ``key`` this minute, counted in Django's cache (an atomic increment): the
+    count now. ``key`` names the minute (``...:202611291107``)."""
+    cache.add(key, 0, timeout=COUNT_SECONDS)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the count expired between add and incr: a new minute's first
+        cache.set(key, 1, timeout=COUNT_SECONDS)
+        return 1
+
+
+def counted_on_last(rows: QuerySet[Any], key: str, count: int) -> bool:
+    """Past ``KEPT_PER_MINUTE`` of ``key`` this minute: the extra is counted on the last row kept
+    (its ``more``, one UPDATE), and nothing more is kept (True)."""
+    if count <= KEPT_PER_MINUTE:
+        return False
+    last = cache.get(f"{key}:last")
+    extra = count - KEPT_PER_MINUTE
+    if last is not None:  # the count only grows: a late increment never lowers it
+        rows.filter(pk=last, more__lt=extra).update(more=extra)
+    return True
+
+
+def keep_last(key: str, count: int, pk: int) -> None:
+    """The last row kept of ``key`` this minute, for ``counted_on_last``."""
+    if count == KEPT_PER_MINUTE:
+        cache.set(f"{key}:last", pk, timeout=COUNT_SECONDS)
+
+
 def _valid(address: str) -> str | None:
     try:
         return str(ipaddress.ip_address(address))
@@ -89,17 +119,8 @@ def _keep(user: access.Person, what: str, *, channel: str, path: str, address: s
     known = user if isinstance(user, User) else None
     who = f"user:{known.pk}" if known is not None else f"address:{address}"
     key = f"refusals:{who}:{what}:{now:%Y%m%d%H%M}"
-    cache.add(key, 0, timeout=COUNT_SECONDS)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the count expired between add and incr: a new minute's first
-        cache.set(key, 1, timeout=COUNT_SECONDS)
-        count = 1
-    if count > KEPT_PER_MINUTE:
-        last = cache.get(f"{key}:last")
-        extra = count - KEPT_PER_MINUTE
-        if last is not None:  # the count only grows: a late increment never lowers it
-            AccessRefusal.objects.filter(pk=last, more__lt=extra).update(more=extra)
+    count = minute_count(key)
+    if counted_on_last(AccessRefusal.objects.all(), key, count):
         return
     rule = access.RULES.get(what)
     row = AccessRefusal.objects.create(
@@ -112,5 +133,4 @@ def _keep(user: access.Person, what: str, *, channel: str, path: str, address: s
         path=path[:300],
         address=_valid(address),
     )
-    if count == KEPT_PER_MINUTE:
-        cache.set(f"{key}:last", row.pk, timeout=COUNT_SECONDS)
+    keep_last(key, count, row.pk)

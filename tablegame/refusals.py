@@ -4,10 +4,11 @@
 vanish"). The command's transaction was rolled back; the refusal is written after it, in one
 insert of its own, and announced once that commits (``broadcast.announce_refusal``).
 
-Bounded as the access policy's refusals are (``casino.refusals``): a person refused the same kind
-at the same table more than ``KEPT_PER_MINUTE`` times in one minute has the first kept one by one,
-the rest counted on the last one kept (``TableRefusal.more``: one UPDATE, nothing inserted). An
-accepted command costs nothing; a refusal of another kind, nothing. Never raises: the dealer is
+Bounded as the access policy's refusals are, by the same counts (``casino.refusals``): a person
+refused the same kind at the same table more than ``KEPT_PER_MINUTE`` times in one minute has
+the first kept one by one, the rest counted on the last one kept (``TableRefusal.more``: one
+UPDATE, nothing inserted). An accepted command costs nothing; a refusal of another kind,
+nothing. Never raises: the dealer is
 answered whether or not the refusal could be kept (a failure is logged).
 """
 
@@ -17,10 +18,10 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from casino.refusals import counted_on_last, keep_last, minute_count
 from casino.roles import Actor
 from tablegame.broadcast import announce_refusal
 from tablegame.errors import ActionError, RefusalKind
@@ -29,10 +30,6 @@ from tablegame.models import Round, Shoe, Table, TableRefusal
 
 log = logging.getLogger(__name__)
 
-#: Refusals of one person, table and kind kept one by one in a minute; the rest are counted.
-KEPT_PER_MINUTE = 10
-#: How long a minute's count stays in the cache.
-COUNT_SECONDS = 120
 #: Inputs never kept (an approver's password goes nowhere: ``tablegame.api.approvals``).
 SECRET = frozenset({"password"})
 
@@ -77,17 +74,8 @@ def _keep(
 ) -> TableRefusal | None:
     now = timezone.now()
     key = f"table-refusals:{actor.pk}:{table.pk}:{kind}:{now:%Y%m%d%H%M}"
-    cache.add(key, 0, timeout=COUNT_SECONDS)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the count expired between add and incr: a new minute's first
-        cache.set(key, 1, timeout=COUNT_SECONDS)
-        count = 1
-    if count > KEPT_PER_MINUTE:
-        last = cache.get(f"{key}:last")
-        extra = count - KEPT_PER_MINUTE
-        if last is not None:  # the count only grows: a late increment never lowers it
-            TableRefusal.objects.filter(pk=last, more__lt=extra).update(more=extra)
+    count = minute_count(key)
+    if counted_on_last(TableRefusal.objects.all(), key, count):
         return None
     game, shoe = in_play(table)
     row = TableRefusal(
@@ -112,8 +100,7 @@ def _keep(
         frame = refusal_frame(row, table_name=table.name)
         pit_id = table.pit_id
         transaction.on_commit(lambda: announce_refusal(row.table_id, frame, pit_id=pit_id))
-    if count == KEPT_PER_MINUTE:
-        cache.set(f"{key}:last", row.pk, timeout=COUNT_SECONDS)
+    keep_last(key, count, row.pk)
     return row
 
 

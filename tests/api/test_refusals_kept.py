@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tablegame import refusals
+from casino import refusals
 from tablegame.models import Round, TableRefusal
 from tests.api.test_refusals import in_dealing, refused
 
@@ -142,7 +142,7 @@ def test_a_kept_refusal_costs_one_insert_and_one_of_no_significance_nothing(tabl
 def test_refusals_past_the_minutes_bound_are_counted_on_the_last_one_kept(
     tablet, mini, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(refusals, "KEPT_PER_MINUTE", 2)
+    monkeypatch.setattr(refusals, "KEPT_PER_MINUTE", 2)  # the bound shared with the access refusals
     in_dealing(tablet, mini)
     for _ in range(5):
         tablet.post(mini, "round/wagers/", {"seat": 2, "type": "player", "amount": "100"})
