@@ -39,7 +39,7 @@ from django.db.models import Max  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from protection.follower import follow  # noqa: E402
-from protection.models import Edge, Follow  # noqa: E402
+from protection.models import Edge, Follow, PlayerSession, Wagered  # noqa: E402
 from protection.worker import BATCH_TABLES  # noqa: E402
 from tablegame.models import Table  # noqa: E402
 
@@ -77,6 +77,8 @@ def catch_up(before: list[dict[str, Any]], since: Any) -> dict[str, float]:
     """Put the follows back as ``before``, take out the edges priced since ``since``, and read
     every table again as fast as it goes."""
     Edge.objects.filter(priced_at__gte=since).delete()
+    Wagered.objects.filter(settled_at__gte=since).delete()
+    PlayerSession.objects.filter(seated_at__gte=since).delete()
     Follow.objects.all().delete()
     Follow.objects.bulk_create([Follow(**row) for row in before])
     ids = list(Table.objects.order_by("pk").values_list("pk", flat=True))

@@ -86,8 +86,13 @@ class Sittings:
     def save(self, priced: Mapping[tuple[int, int, int], Edge]) -> list[PlayerSession]:
         """Write the batch's sessions and wagers (the edges of rounds priced in earlier batches
         read in one query); returns the sessions to examine."""
-        if self.new:
-            PlayerSession.objects.bulk_create(self.new)
+        if self.new:  # read again (the follower put back), the same seating is the same row
+            PlayerSession.objects.bulk_create(
+                self.new,
+                update_conflicts=True,
+                unique_fields=["table", "sequence"],
+                update_fields=["player", "card", "left_at"],
+            )
         if self.changed:
             PlayerSession.objects.bulk_update(
                 list(self.changed.values()), ["player", "card", "left_at"]

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from baccarat.gamemath import analyse
 from protection.alerts import percent
 from protection.follower import behind, follow
-from protection.models import Edge, Follow
+from protection.models import Edge, Follow, PlayerSession, Wagered
 from tablegame import actions
 from tablegame.actions.corrections import correct_card
 from tablegame.marks.models import TableMark
@@ -172,3 +172,19 @@ def _exact(edges: dict[str, Fraction]) -> dict[str, str]:
 
 def test_eights_and_nines_rounds_are_four_cards_each() -> None:
     assert all(len(eights_and_nines(t)) == 4 for t in range(16))
+
+
+def test_a_follower_put_back_reads_the_record_again_to_the_same_rows(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("mini-pairs", dealer, floor)
+    play(table, dealer, [(1, "banker", "25"), (1, "player_pair", "5")], ["AC", "AD", "7H", "7S"])
+    follow([table.pk])
+    play(table, dealer, [(1, "banker", "25")], ["2C", "3D", "5H", "3S"])
+    follow([table.pk])
+    rows = (Edge.objects.count(), PlayerSession.objects.count(), Wagered.objects.count())
+    assert rows[1] == 3 and rows[2] == 3
+    Follow.objects.filter(table=table).delete()  # its place lost: read from the opening again
+    follow([table.pk])
+    assert (Edge.objects.count(), PlayerSession.objects.count(), Wagered.objects.count()) == rows
+    assert Wagered.objects.filter(session__isnull=True).count() == 0
