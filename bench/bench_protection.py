@@ -55,7 +55,8 @@ def simulate(tables: int, seconds: float, workers: int) -> dict[str, Any]:
 
 
 def lateness(since: Any) -> dict[str, float]:
-    """How long after its event each round priced since ``since`` was priced, in ms."""
+    """How long after its event each round was priced, in ms, for the events since ``since``
+    (the rounds of the run with the follower; not the backlog it read on starting)."""
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -65,9 +66,9 @@ def lateness(since: Any) -> dict[str, float]:
               FROM protection_edge e
               JOIN tablegame_table t ON t.id = e.table_id
               JOIN casino_event ev ON ev.chain_id = t.chain_id AND ev.sequence = e.sequence
-             WHERE e.priced_at >= %s
+             WHERE e.priced_at >= %s AND ev.created_at >= %s
             """,
-            [since],
+            [since, since],
         )
         (p50, p99), most, count = cursor.fetchone()
     return {"p50_ms": p50 or 0.0, "p99_ms": p99 or 0.0, "max_ms": most or 0.0, "rounds": count}
