@@ -22,8 +22,6 @@ from casino.models import Pit
 from tablegame.models.rounds import MONEY, Round
 from tablegame.models.tables import Table
 
-RATE = {"max_digits": 5, "decimal_places": 4}
-
 
 class ProgressiveMeter(models.Model):
     """A Royal 9 progressive meter at a table: Star, Spade or Heart (004 §13(i))."""
