@@ -60,7 +60,7 @@ class Migration(migrations.Migration):
                     "more",
                     models.PositiveIntegerField(
                         default=0,
-                        help_text="Refusals alike (the same person, table and kind) in the same minute past those kept one by one (tablegame.refusals.KEPT_PER_MINUTE), counted on the last one kept.",
+                        help_text="Refusals alike (the same person, table and kind) in the same minute past those kept one by one (casino.refusals.KEPT_PER_MINUTE), counted on the last one kept.",
                     ),
                 ),
                 (
