@@ -101,7 +101,7 @@ PLAYED_ONCE = "played_once"
 #: never see its rows.
 KEPT_FOR_THE_MODULE = frozenset(
     {
-        "every_profile_played", "mini", "played_across_the_start", "played_kept",
+        "every_profile_played", "mini_kept", "played_across_the_start", "played_kept",
         "history_kept", "stax_day_kept",
     }
 )  # fmt: skip

@@ -56,9 +56,7 @@ D = Decimal
 def stax_day_kept(demo_floor: str, django_db_blocker: Any) -> Iterator[tuple[int, datetime.date]]:
     """The day of ``stax_day`` played once for the module's tests, each of which changes it only
     in its own transaction: the casino's pk and the day."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(draw, "RANDOM", LowDraw(spread=50))  # hit values $100.50
-        yield from kept_for_the_module(django_db_blocker, _play_stax_day)
+    yield from kept_for_the_module(django_db_blocker, _play_stax_day)
 
 
 @pytest.fixture
@@ -70,6 +68,12 @@ def stax_day(stax_day_kept: tuple[int, datetime.date], staff: dict[str, User]) -
 
 
 def _play_stax_day() -> tuple[int, datetime.date]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(draw, "RANDOM", LowDraw(spread=50))  # hit values $100.50
+        return _play_stax_day_drawn_low()
+
+
+def _play_stax_day_drawn_low() -> tuple[int, datetime.date]:
     dealer, floor = (User.objects.get(username=name) for name in ("dealer", "floor"))
     bb1 = big_table(dealer, floor, "ma-big")
     bb2 = big_table(dealer, floor, "ma-big-ez")
