@@ -1,7 +1,7 @@
 # make run: the embedded demo on http://127.0.0.1:8000 (SQLite, in-memory channels, eager Celery).
 # make test: lint, then pytest against the local PostgreSQL and Redis.
 # make test-fast: pytest without the slow tests (browsers, servers, workers, processes, real commits,
-# fuzzers), no lint.
+# waits, every profile played, long property tests, fuzzers) on two xdist workers, no lint.
 .DEFAULT_GOAL := run
 .PHONY: run test test-fast lint bench clean venv
 
@@ -39,11 +39,14 @@ test: $(STAMP)
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest
 
 # What a developer runs between changes: every test but those marked slow in tests/conftest.py
-# (Chromium, live servers, Celery workers, the load simulator, tests that commit for real, start
-# manage.py or build a SQLite database, the fuzzers); `make lint` apart.
+# (Chromium, live servers, Celery workers, the load simulator, tests that commit for real, wait out
+# real time, start manage.py, build a SQLite database or play every profile, Hypothesis tests of
+# hundreds of examples, the fuzzers); `make lint` apart. Two pytest-xdist workers, each on a
+# database of its own (test_baccarat_gw0, _gw1) and a Redis database of its own (TEST_REDIS_URL's
+# and the next: tests/redis_per_worker.py).
 test-fast: $(STAMP)
 	scripts/ensure_services.sh
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest -m "not slow"
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest -m "not slow" -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -31,6 +32,7 @@ from accounting import services
 from casino.models import Casino
 from tablegame import actions
 from tablegame.models import Table, VigorishMarker
+from tests.conftest import commits_for_real
 from tests.tablegame.conftest import play, ready_table
 
 BANKER_WINS = ["4H", "9C", "2S", "KS"]  # Player 6, Banker 9
@@ -56,9 +58,34 @@ def chips(**by_denomination: int) -> dict[str, int]:
     return {k.removeprefix("d").replace("_", "."): v for k, v in by_denomination.items()}
 
 
+@dataclass(frozen=True)
+class DayPlayedOnce:
+    """Where the day played once a run (``played_once``) is: its tables and gaming day."""
+
+    mb: int  #: MB-1's pk
+    s42: int  #: MB-3's pk
+    day: datetime.date
+
+
+@pytest.fixture(scope="session")
+def played_once(demo_floor: str, django_db_blocker: Any) -> DayPlayedOnce:
+    """The day of the module docstring, played on the demo floor and committed once a run (about
+    0.4 s) for every rolled-back test that asks for ``played_day``; those run after the other
+    tests on the demo floor (``tests.conftest._run_order``), which never see it."""
+    with django_db_blocker.unblock():
+        played = play_the_day({u.username: u for u in User.objects.all()})
+    return DayPlayedOnce(played.mb.pk, played.s42.pk, played.day)
+
+
 @pytest.fixture
-def played_day(staff: dict[str, User]) -> PlayedDay:
-    return play_the_day(staff)
+def played_day(
+    request: pytest.FixtureRequest, played_once: DayPlayedOnce, staff: dict[str, User]
+) -> PlayedDay:
+    """The day played once a run (``played_once``), read afresh for this test, which changes
+    it only in its own transaction (rolled back)."""
+    assert not commits_for_real(request.node), "a test that commits plays its own: committed_day"
+    mb, s42 = Table.objects.get(pk=played_once.mb), Table.objects.get(pk=played_once.s42)
+    return PlayedDay(mb.pit.casino, played_once.day, mb, s42, staff)
 
 
 def play_the_day(staff: dict[str, User]) -> PlayedDay:

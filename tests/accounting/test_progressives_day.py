@@ -27,9 +27,12 @@ Liability now (above the reset, and the unpaid win):
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
+from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -39,19 +42,39 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from accounting.reports import day_report
-from casino.models import Pit
+from casino.models import Casino, Pit
 from tablegame.models import MustHitWin
 from tablegame.progressives import draw
 from tablegame.progressives.actions import configure_must_hit, pay_must_hit_win
+from tests.conftest import kept_for_the_module
 from tests.progressives.conftest import LowDraw, big_table, naturals, royal9_round
 
 D = Decimal
 
 
+@pytest.fixture(scope="module")
+def stax_day_kept(demo_floor: str, django_db_blocker: Any) -> Iterator[tuple[int, datetime.date]]:
+    """The day of ``stax_day`` played once for the module's tests, each of which changes it only
+    in its own transaction: the casino's pk and the day."""
+    yield from kept_for_the_module(django_db_blocker, _play_stax_day)
+
+
 @pytest.fixture
-def stax_day(staff: dict[str, User], monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    monkeypatch.setattr(draw, "RANDOM", LowDraw(spread=50))  # hit values $100.50
-    dealer, floor = staff["dealer"], staff["floor"]
+def stax_day(stax_day_kept: tuple[int, datetime.date], staff: dict[str, User]) -> dict[str, object]:
+    """Stax, a must-hit meter at BB-1 and BB-2, hit at each (the first win paid), and Royal 9
+    rounds at both, on the demo floor."""
+    casino, day = stax_day_kept
+    return {"casino": Casino.objects.get(pk=casino), "day": day, "staff": staff}
+
+
+def _play_stax_day() -> tuple[int, datetime.date]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(draw, "RANDOM", LowDraw(spread=50))  # hit values $100.50
+        return _play_stax_day_drawn_low()
+
+
+def _play_stax_day_drawn_low() -> tuple[int, datetime.date]:
+    dealer, floor = (User.objects.get(username=name) for name in ("dealer", "floor"))
     bb1 = big_table(dealer, floor, "ma-big")
     bb2 = big_table(dealer, floor, "ma-big-ez")
     pit = Pit.objects.get(pk=bb1.pit_id)
@@ -65,7 +88,7 @@ def stax_day(staff: dict[str, User], monkeypatch: pytest.MonkeyPatch) -> dict[st
     wins = list(MustHitWin.objects.order_by("number").values_list("table__name", "seat", "status"))
     assert wins == [("BB-2", 2, "paid"), ("BB-1", 1, "pending")]
     casino = pit.casino
-    return {"casino": casino, "day": casino.gaming_day(timezone.now()), "staff": staff}
+    return casino.pk, casino.gaming_day(timezone.now())
 
 
 def test_the_contributions_are_each_tables_by_pit_and_casino(stax_day):

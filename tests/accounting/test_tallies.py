@@ -5,6 +5,7 @@ is tallied from its rows as the settlements do."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +19,7 @@ from django.utils import timezone
 from accounting.reports import day_report, raw_day_report
 from baccarat.profiles import PROFILES
 from baccarat.wagertypes import WagerType
+from casino.models import Casino
 from tablegame import actions
 from tablegame.actions.corrections import correct_card
 from tablegame.models import (
@@ -29,6 +31,7 @@ from tablegame.models import (
     WagerTally,
 )
 from tablegame.tallies.writes import AlreadyTallied, tally_from_rows
+from tests.conftest import kept_for_the_module
 from tests.record.chains import triggers_bypassed
 from tests.record.test_sqlite_triggers import run
 from tests.tablegame.conftest import deal_at, ready_table
@@ -138,6 +141,23 @@ def play_every_profile(staff: dict[str, User]) -> Any:
     return casino
 
 
+@pytest.fixture(scope="module")
+def every_profile_played(demo_floor: str, django_db_blocker: Any) -> Iterator[int]:
+    """A table of every profile played on the demo floor (about 4 s), once for the module's
+    tests, each of which changes it only in its own transaction; the casino's pk."""
+    yield from kept_for_the_module(django_db_blocker, _play_every_profile_of_the_demo)
+
+
+def _play_every_profile_of_the_demo() -> int:
+    return int(play_every_profile({u.username: u for u in User.objects.all()}).pk)
+
+
+@pytest.fixture
+def casino(every_profile_played: int, seeded: str) -> Casino:
+    """The casino of ``every_profile_played``, read for this test."""
+    return Casino.objects.get(pk=every_profile_played)
+
+
 def _tallies() -> list[tuple[Any, ...]]:
     wagers = WagerTally.objects.order_by("table", "rules", "type", "result", "award")
     played = RoundTally.objects.order_by("table", "shoe")
@@ -150,8 +170,7 @@ def _tallies() -> list[tuple[Any, ...]]:
     ]  # fmt: skip
 
 
-def test_the_tallied_report_has_the_figures_of_the_raw_aggregate(staff):
-    casino = play_every_profile(staff)
+def test_the_tallied_report_has_the_figures_of_the_raw_aggregate(casino):
     day = casino.gaming_day(timezone.now())
     report, raw = day_report(casino, day), raw_day_report(casino, day)
     total = report.total
@@ -174,10 +193,9 @@ def test_the_tallied_report_has_the_figures_of_the_raw_aggregate(staff):
         assert getattr(report, name) == getattr(raw, name), name
 
 
-def test_a_day_without_tallies_is_tallied_from_its_rows_as_the_settlements_do(staff):
+def test_a_day_without_tallies_is_tallied_from_its_rows_as_the_settlements_do(casino):
     """``tally_from_rows`` (play loaded without settling it, as the benchmark does) writes the
     tallies the settlements wrote; a day that has tallies is never written again."""
-    casino = play_every_profile(staff)
     day = casino.gaming_day(timezone.now())
     written = _tallies()
     with pytest.raises(AlreadyTallied, match="tallied already"):
@@ -191,10 +209,9 @@ def test_a_day_without_tallies_is_tallied_from_its_rows_as_the_settlements_do(st
     assert _tallies() == written
 
 
-def test_the_migration_tallies_the_days_played_before_as_the_settlements_do(staff):
+def test_the_migration_tallies_the_days_played_before_as_the_settlements_do(casino):
     """Migration 0010 tallies the days settled before the tallies existed with its own SQL and
     the models of its time (no current code): the rows the settlements wrote."""
-    play_every_profile(staff)
     written = _tallies()
     with triggers_bypassed():  # the database refuses to remove a tally: as its owner
         WagerTally.objects.all().delete()
@@ -206,8 +223,7 @@ def test_the_migration_tallies_the_days_played_before_as_the_settlements_do(staf
     assert written and _tallies() == written
 
 
-def test_the_open_days_report_reads_no_wager(staff):
-    casino = play_every_profile(staff)
+def test_the_open_days_report_reads_no_wager(casino):
     day = casino.gaming_day(timezone.now())
     with CaptureQueriesContext(connection) as queries:
         day_report(casino, day)

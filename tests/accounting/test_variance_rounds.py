@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime
 import re
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -19,6 +21,7 @@ from django.utils.html import escape
 from tablegame import actions
 from tablegame.models import Round, Table
 from tests.accounting.conftest import PLAYER_WINS
+from tests.conftest import kept_for_the_module
 from tests.tablegame.conftest import play, ready_table
 
 
@@ -35,13 +38,24 @@ def _open_and_deal(table: Table, dealer: User) -> None:
 WINDOW = datetime.timedelta(seconds=4)
 
 
+@pytest.fixture(scope="module")
+def played_across_the_start(demo_floor: str, django_db_blocker: Any) -> Iterator[dict[str, object]]:
+    """``across_the_start``, played once for the module's tests (its wait for the start is
+    most of their time: ``WINDOW``), each of which changes it only in its own transaction."""
+    yield from kept_for_the_module(django_db_blocker, _play_across_the_start)
+
+
 @pytest.fixture
-def across_the_start(staff: dict[str, User]) -> dict[str, object]:
+def across_the_start(played_across_the_start: dict[str, object], seeded: str) -> dict[str, object]:
     """At MB-1: the casino's gaming day made to start a few seconds from now; a round played
     before (of the day before), a round opened and dealt before the start and settled after it
     (of the day), and a round of the day. Nothing was counted, so each day's house result of
     $300 a round is a variance over the $100 threshold."""
-    dealer, floor = staff["dealer"], staff["floor"]
+    return played_across_the_start
+
+
+def _play_across_the_start() -> dict[str, object]:
+    dealer, floor = (User.objects.get(username=name) for name in ("dealer", "floor"))
     table = ready_table("ma-mini", dealer, floor)
     casino = table.pit.casino
     start = timezone.now() + WINDOW

@@ -28,6 +28,12 @@ pytestmark = [
 ]
 
 
+@pytest.fixture
+def mini(committed_mini: Table) -> Table:
+    """These tests commit for real (another connection holds the row): MB-1 made for each."""
+    return committed_mini
+
+
 @contextmanager
 def row_held(table: Table, *, as_a_command: bool = False) -> Iterator[None]:
     """Another connection (another process's transaction) holds the table's row locked: ``FOR

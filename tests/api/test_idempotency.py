@@ -137,15 +137,15 @@ def test_a_command_outside_the_round_may_go_without_a_key(tablet, mini):
 
 
 @pytest.mark.usefixtures("events_cleared_after")
-def test_a_double_tap_of_settle_at_the_same_moment_settles_once(tablet, mini):
-    complete_coup(tablet, mini)
+def test_a_double_tap_of_settle_at_the_same_moment_settles_once(tablet, committed_mini):
+    complete_coup(tablet, committed_mini)
     key, start = new_key(), threading.Barrier(2)
     answers: list[tuple[int, bytes]] = []
 
     def tap() -> None:
         try:
             start.wait(timeout=10)
-            response = tablet.post(mini, "round/settle/", key=key)
+            response = tablet.post(committed_mini, "round/settle/", key=key)
             answers.append((response.status_code, response.content))
         finally:
             connection.close()
@@ -159,8 +159,8 @@ def test_a_double_tap_of_settle_at_the_same_moment_settles_once(tablet, mini):
     assert len(answers) == 2
     assert answers[0] == answers[1]
     assert answers[0][0] == 200
-    assert SettlementStep.objects.filter(round__table=mini).count() == 3
-    assert Event.objects.filter(chain__table=mini, action="round_settled").count() == 1
+    assert SettlementStep.objects.filter(round__table=committed_mini).count() == 3
+    assert Event.objects.filter(chain__table=committed_mini, action="round_settled").count() == 1
 
 
 @pytest.mark.usefixtures("events_cleared_after")

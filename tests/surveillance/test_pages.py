@@ -7,6 +7,8 @@ import datetime
 import html as html_lib
 import re
 import zoneinfo
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from casino.models import Event
 from tablegame import actions
 from tablegame.models import Card, Round, Table
+from tests.conftest import kept_for_the_module
 from tests.record.chains import triggers_bypassed
 from tests.tablegame.conftest import _cut_order, deal_at, play, ready_table, shuffle_steps
 from tests.values import present
@@ -281,12 +284,23 @@ def test_a_tile_fragment_runs_a_fixed_handful_of_queries(staff, django_assert_ma
 # --- The search -------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def history_kept(demo_floor: str, django_db_blocker: Any) -> Iterator[dict[str, int]]:
+    """``history`` played once for the module's tests, each of which changes it only in its own
+    transaction; the rounds' pks."""
+    yield from kept_for_the_module(django_db_blocker, _play_history)
+
+
 @pytest.fixture
-def history(staff: dict[str, User]) -> dict[str, Round]:
+def history(history_kept: dict[str, int], seeded: str) -> dict[str, Round]:
     """Rounds at two tables: small and big wagers, one with an irregularity."""
-    dealer = staff["dealer"]
-    mini = ready_table("ma-mini", dealer, staff["floor"])
-    other = ready_table("s42-mini", dealer, staff["floor"])
+    return {name: Round.objects.get(pk=pk) for name, pk in history_kept.items()}
+
+
+def _play_history() -> dict[str, int]:
+    dealer, floor = (User.objects.get(username=name) for name in ("dealer", "floor"))
+    mini = ready_table("ma-mini", dealer, floor)
+    other = ready_table("s42-mini", dealer, floor)
     small = play(mini, dealer, [(1, "player", "25")], BANKER_NATURAL)
     big = play(mini, dealer, [(2, "banker", "2500"), (5, "player", "30")], PLAYER_DRAWS)
     elsewhere = play(other, dealer, [(1, "banker", "100")], BANKER_NATURAL)
@@ -294,7 +308,8 @@ def history(staff: dict[str, User]) -> dict[str, Round]:
     for card in ["AC", "4S"]:  # Player 9, a Natural
         actions.deal_card(other, card=card, actor=dealer)
     irregular = actions.settle_round(other, actor=dealer)
-    return {"small": small, "big": big, "elsewhere": elsewhere, "irregular": irregular}
+    played = {"small": small, "big": big, "elsewhere": elsewhere, "irregular": irregular}
+    return {name: one.pk for name, one in played.items()}
 
 
 def found(query: str) -> list[int]:

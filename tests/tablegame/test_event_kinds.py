@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -31,6 +33,7 @@ from tablegame.models import MustHitWin, ProcedureNotice, Round, Table, Vigorish
 from tablegame.progressives import draw
 from tablegame.progressives.actions import configure_must_hit, pay_must_hit_win, set_star_option
 from tablegame.tasks import rules_take_effect
+from tests.conftest import kept_for_the_module
 from tests.progressives.conftest import LowDraw
 from tests.tablegame.conftest import deal_at, play, ready_table, shuffle_steps, table_for
 from tests.values import present
@@ -173,13 +176,23 @@ def a_california_day(dealer, floor) -> Table:
     return table
 
 
+@pytest.fixture(scope="module")
+def played_kept(demo_floor: str, django_db_blocker: Any) -> Iterator[list[int]]:
+    """The three days of ``played``, played once for the module's tests, each of which changes
+    them only in its own transaction; the tables' pks."""
+    yield from kept_for_the_module(django_db_blocker, _play_three_days)
+
+
+def _play_three_days() -> list[int]:
+    dealer, floor = (User.objects.get(username=name) for name in ("dealer", "floor"))
+    days = (a_mini_baccarat_day, a_big_table_day, a_california_day)
+    return [day(dealer, floor).pk for day in days]
+
+
 @pytest.fixture
-def played(dealer, floor) -> list[Table]:
-    return [
-        a_mini_baccarat_day(dealer, floor),
-        a_big_table_day(dealer, floor),
-        a_california_day(dealer, floor),
-    ]
+def played(played_kept: list[int], seeded: str) -> list[Table]:
+    """A Mini-Baccarat day, a big table's and a California one."""
+    return [Table.objects.get(pk=pk) for pk in played_kept]
 
 
 def test_every_table_event_kind_has_a_registered_payload_with_a_title():
