@@ -20,6 +20,7 @@ good a notice the channel layer dropped.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, IntegerField, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -39,11 +40,12 @@ from casino.events import payload_of
 from casino.models import Event
 from protection import alerts
 from protection.models import Edge, Follow
+from protection.rules import RulesInForce
 from protection.shoe_count import CountLost, Priced, ShoeCount, read
 from protection.sittings import Sittings, examine_sessions
 from tablegame import events
 from tablegame.events import TableEvent
-from tablegame.models import Table, TableRules
+from tablegame.models import Table
 from tablegame.selectors import last_sequence_of_tables
 
 log = logging.getLogger(__name__)
@@ -101,7 +103,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
     progress = Progress()
     if not ids:
         return progress
-    Follow.objects.bulk_create([Follow(table_id=pk) for pk in ids], ignore_conflicts=True)
+    _begin_follows(ids)
     with transaction.atomic():
         follows = {
             f.table_id: f
@@ -114,7 +116,6 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
             for t in Table.objects.filter(pk__in=list(follows))
             .select_related("pit__casino")
             .annotate(head=last_sequence_of_tables())
-            .prefetch_related("rules_history")
         }
         for follow_row in follows.values():
             if follow_row.sequence == 0 and follow_row.shoe is None and not from_start:
@@ -123,27 +124,14 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
         if not moved:
             return progress
         by_chain = {tables[f.table_id].chain_id: f for f in moved}
-        rows = (
-            Event.objects.filter(
-                functools.reduce(
-                    Q.__or__,
-                    (
-                        Q(chain_id=chain, sequence__gt=f.sequence)
-                        & Q(sequence__lte=tables[f.table_id].head)
-                        for chain, f in by_chain.items()
-                    ),
-                ),
-                action__in=READ_KINDS,
-            )
-            .order_by("chain_id", "sequence")
-            .values_list("chain_id", "sequence", "action", "data", "created_at")
-        )
+        rows = _new_events({c: (f.sequence, tables[f.table_id].head) for c, f in by_chain.items()})
         edges: dict[tuple[int, int, int], Edge] = {}
         now = timezone.now()
         events_by_chain: dict[int, list[tuple[int, str, dict[str, Any], datetime]]] = {}
         for chain, sequence, action, data, created_at in rows:
             events_by_chain.setdefault(chain, []).append((sequence, action, data, created_at))
-        sittings = Sittings.of(tables)
+        rules = RulesInForce(tables.values())
+        sittings = Sittings.of(tables, rules)
         for chain, f in by_chain.items():
             table = tables[f.table_id]
             count, shoe = _count_of(f), f.shoe
@@ -167,7 +155,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                 if count.pricing(due.round) == count.priced:
                     continue  # opened on the count it was priced on after the last round
                 edges[(table.pk, due.shoe, due.round)] = _edge(
-                    table, due, count, created_at, sequence, now
+                    table, due, count, rules.at(table.pk, created_at), sequence, now
                 )
                 count.priced = count.pricing(due.round)
             _keep(f, count, shoe, tables[f.table_id].head, now)
@@ -182,12 +170,66 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
         examined = examine_sessions(sittings.save(edges))
         alerts.mark_tables(moved, tables, edges.values())
         alerts.mark_findings(tables, sittings, examined)
-        Follow.objects.bulk_update(
-            moved, ["sequence", "shoe", "decks", "counts", "held", "seen", "priced", "lost",
-                    "alerted", "read_at"]
-        )  # fmt: skip
+        _save(moved)
     progress.tables, progress.priced = len(moved), len(edges)
     return progress
+
+
+def _begin_follows(ids: list[int]) -> None:
+    """A ``Follow`` row for each table that has none, at its defaults: on PostgreSQL one
+    statement of the ids (Django's ``bulk_create`` builds every row's values in Python, for
+    rows that almost always exist already)."""
+    if connection.vendor != "postgresql":
+        Follow.objects.bulk_create([Follow(table_id=pk) for pk in ids], ignore_conflicts=True)
+        return
+    sql = (
+        f"INSERT INTO {Follow._meta.db_table} (table_id, sequence, shoe, decks, counts, held, "
+        "seen, priced, lost, alerted, read_at) SELECT t, 0, NULL, NULL, '[]', '', 0, '[]', '', "
+        "'{}', now() FROM unnest(%s::bigint[]) AS t ON CONFLICT (table_id) DO NOTHING"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ids])
+
+
+def _new_events(
+    ranges: dict[int, tuple[int, int]],
+) -> Iterable[tuple[int, int, str, dict[str, Any], datetime]]:
+    """The events of ``READ_KINDS`` of each chain after its first number and up to its second,
+    in chain and sequence order: on PostgreSQL one statement joining the ranges as a list of
+    values (Django would build an OR of them in Python, most of a batch's time); elsewhere
+    (SQLite: the embedded demo) the ORM's OR."""
+    if connection.vendor != "postgresql":
+        return (
+            Event.objects.filter(
+                functools.reduce(
+                    Q.__or__,
+                    (
+                        Q(chain_id=chain, sequence__gt=after, sequence__lte=head)
+                        for chain, (after, head) in ranges.items()
+                    ),
+                ),
+                action__in=READ_KINDS,
+            )
+            .order_by("chain_id", "sequence")
+            .values_list("chain_id", "sequence", "action", "data", "created_at")
+        )
+    table = Event._meta.db_table
+    values = ", ".join(["(%s, %s, %s)"] * len(ranges))
+    sql = (
+        f"SELECT e.chain_id, e.sequence, e.action, e.data, e.created_at FROM {table} e "
+        f"JOIN (VALUES {values}) AS r(chain_id, after, head) ON e.chain_id = r.chain_id "
+        "AND e.sequence > r.after AND e.sequence <= r.head "
+        "WHERE e.action = ANY(%s) ORDER BY e.chain_id, e.sequence"
+    )
+    params: list[Any] = [v for chain, (after, head) in ranges.items() for v in (chain, after, head)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, list(READ_KINDS)])
+        found: list[tuple[int, int, str, Any, datetime]] = cursor.fetchall()
+    # Django has psycopg hand JSON over as text (its fields decode it): so must a raw read.
+    return [
+        (chain, sequence, action, json.loads(data) if isinstance(data, str) else data, at)
+        for chain, sequence, action, data, at in found
+    ]
 
 
 def behind() -> list[int]:
@@ -228,6 +270,34 @@ def _count_of(f: Follow) -> ShoeCount | None:
     )
 
 
+#: What ``_save`` writes of a follow, in its statement's order.
+SAVED = ("sequence", "shoe", "decks", "counts", "held", "seen", "priced", "lost", "alerted",
+         "read_at")  # fmt: skip
+
+
+def _save(follows: list[Follow]) -> None:
+    """Write the follows read: one statement sent for all of them (``executemany``: psycopg
+    pipelines it). Not ``bulk_update``, whose CASE WHEN of every row and field Django builds in
+    Python: most of the follower's time on a full floor."""
+    fields = {f.name: f for f in Follow._meta.concrete_fields}
+    columns = ", ".join(f"{fields[name].column} = %s" for name in SAVED)
+    sql = f"UPDATE {Follow._meta.db_table} SET {columns} WHERE table_id = %s"
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            sql,
+            [
+                [
+                    *(
+                        fields[name].get_db_prep_save(getattr(f, name), connection)
+                        for name in SAVED
+                    ),
+                    f.table_id,
+                ]
+                for f in follows
+            ],
+        )
+
+
 def _shoe_of(payload: object, shoe: int | None) -> int | None:
     """The number of the shoe in play after ``payload``: what the wagers of a round are rated
     in, whether or not its count could be kept."""
@@ -253,17 +323,17 @@ def _edge(
     table: Table,
     due: Priced,
     count: ShoeCount,
-    at: datetime,
+    in_force: tuple[int | None, RulesSubmission],
     sequence: int,
     now: datetime,
 ) -> Edge:
-    record: TableRules | None = table.rules_record(at=at)
-    edges = price(tuple(count.counts), table.submission(record))
+    rules_id, submission = in_force
+    edges = price(tuple(count.counts), submission)
     return Edge(
         table_id=table.pk,
         shoe=due.shoe,
         round=due.round,
-        rules=record,
+        rules_id=rules_id,
         counts=list(count.counts),
         seen=count.seen,
         edges={wager: f"{edge.numerator}/{edge.denominator}" for wager, edge in edges.items()},

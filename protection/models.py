@@ -141,6 +141,9 @@ class Wagered(models.Model):
     ridden = models.DecimalField(
         max_digits=12, decimal_places=2, default=0, help_text="House Money: the payout let ride."
     )
+    ride_lost = models.BooleanField(
+        default=False, help_text="House Money: its ride lost with the wager it rode on."
+    )
     theoretical = models.DecimalField(
         max_digits=18,
         decimal_places=8,

@@ -23,12 +23,13 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import F, Q
+from django.db.models import F
 
 from baccarat.wagers import Result
 from baccarat.wagertypes import WagerType
 from protection.advantage import Bet, Finding, examine
 from protection.models import Edge, PlayerSession, Wagered
+from protection.rules import RulesInForce
 from tablegame import events
 from tablegame.models import Table
 
@@ -43,6 +44,7 @@ class Sittings:
     """One batch's sessions and wagers, for the tables it reads."""
 
     tables: Mapping[int, Table]
+    rules: RulesInForce
     open: dict[tuple[int, int], PlayerSession] = field(default_factory=dict)
     new: list[PlayerSession] = field(default_factory=list)
     changed: dict[int, PlayerSession] = field(default_factory=dict)
@@ -52,10 +54,10 @@ class Sittings:
     (table, shoe, round, seat, wager)."""
 
     @classmethod
-    def of(cls, tables: Mapping[int, Table]) -> Sittings:
+    def of(cls, tables: Mapping[int, Table], rules: RulesInForce) -> Sittings:
         """The tables' open sessions (one query)."""
         found = PlayerSession.objects.filter(table_id__in=list(tables), left_at__isnull=True)
-        return cls(tables=tables, open={(s.table_id, s.seat): s for s in found})
+        return cls(tables=tables, rules=rules, open={(s.table_id, s.seat): s for s in found})
 
     def read(
         self, table: Table, payload: object, at: datetime, sequence: int, shoe: int | None
@@ -83,9 +85,12 @@ class Sittings:
                 lost = {(w.seat, w.wager.value) for w in settled if w.result is Result.LOSE}
                 self._settled(table, shoe, number, settled, at, sequence, lost=lost)
 
-    def save(self, priced: Mapping[tuple[int, int, int], Edge]) -> list[PlayerSession]:
+    def save(
+        self, priced: Mapping[tuple[int, int, int], Edge]
+    ) -> list[tuple[PlayerSession, set[str]]]:
         """Write the batch's sessions and wagers (the edges of rounds priced in earlier batches
-        read in one query); returns the sessions to examine."""
+        read in one query); returns the sessions to examine, each with the side wagers it
+        placed on a round they were the player's."""
         if self.new:  # read again (the follower put back), the same seating is the same row
             PlayerSession.objects.bulk_create(
                 self.new,
@@ -102,12 +107,11 @@ class Sittings:
             return []
         wanted = {(w.table_id, w.shoe, w.round) for w in self.wagers} - set(priced)
         edges = dict(priced)
-        if wanted:
-            keys = Q()
-            for table_id, shoe, number in wanted:
-                keys |= Q(table_id=table_id, shoe=shoe, round=number)
-            edges |= {(e.table_id, e.shoe, e.round): e for e in Edge.objects.filter(keys)}
-        examine_them: dict[int, PlayerSession] = {}
+        if wanted:  # a few rows more than wanted at most, not an OR of every key
+            for e in Edge.objects.filter(**_within(wanted)):
+                if (e.table_id, e.shoe, e.round) in wanted:
+                    edges[(e.table_id, e.shoe, e.round)] = e
+        examine_them: dict[int, tuple[PlayerSession, set[str]]] = {}
         for w in self.wagers:
             edge = edges.get((w.table_id, w.shoe, w.round))
             exact = edge.edge(w.wager) if edge is not None else None
@@ -115,7 +119,8 @@ class Sittings:
                 w.edge = f"{exact.numerator}/{exact.denominator}"
                 w.theoretical = _theoretical(w.amount, exact)
                 if exact < 0 and w.wager not in LINES and w.session is not None:
-                    examine_them[id(w.session)] = w.session
+                    entry = examine_them.setdefault(id(w.session), (w.session, set()))
+                    entry[1].add(w.wager)
             if w.session is not None:
                 w.session_id = w.session.pk
         Wagered.objects.bulk_create(self.wagers, ignore_conflicts=True)
@@ -124,15 +129,21 @@ class Sittings:
 
     def _rides(self) -> None:
         """House Money let ride on a wager that lost is lost with it (as accounting counts it,
-        ``ride_back``): one update for the batch, at tables that offer House Money only."""
+        ``ride_back``): once (``ride_lost``), at tables that offer House Money only."""
         if not self.rides:
             return
-        keys = Q()
-        for table_id, shoe, number, seat, wager in self.rides:
-            keys |= Q(table_id=table_id, shoe=shoe, round=number, seat=seat, ride=wager)
-        Wagered.objects.filter(keys, wager=WagerType.HOUSE_MONEY.value, ridden__gt=0).update(
-            result=F("result") - F("ridden")
-        )
+        lost = set(self.rides)
+        candidates = Wagered.objects.filter(
+            **_within({(t, shoe, number) for t, shoe, number, _, _ in lost}),
+            wager=WagerType.HOUSE_MONEY.value,
+            ridden__gt=0,
+            ride_lost=False,
+        ).values_list("pk", "table_id", "shoe", "round", "seat", "ride")
+        ids = [pk for pk, *key in candidates if tuple(key) in lost]
+        if ids:
+            Wagered.objects.filter(pk__in=ids).update(
+                result=F("result") - F("ridden"), ride_lost=True
+            )
 
     def _seat(
         self, table: Table, seat: int, player: str, card: str | None, at: datetime, sequence: int
@@ -192,8 +203,18 @@ class Sittings:
                     sequence=sequence,
                 )
             )
-        if lost and table.submission(table.rules_record(at=at)).offers(WagerType.HOUSE_MONEY):
+        if lost and self.rules.at(table.pk, at)[1].offers(WagerType.HOUSE_MONEY):
             self.rides.extend((table.pk, shoe, number, seat, wager) for seat, wager in lost)
+
+
+def _within(keys: set[tuple[int, int, int]]) -> dict[str, set[int]]:
+    """A filter of rows keyed by table, shoe and round that holds ``keys`` (and perhaps a few
+    more, which the caller leaves out): three lists, not an OR of every key."""
+    return {
+        "table_id__in": {k[0] for k in keys},
+        "shoe__in": {k[1] for k in keys},
+        "round__in": {k[2] for k in keys},
+    }
 
 
 def _theoretical(amount: Decimal, edge: Fraction) -> Decimal:
@@ -202,26 +223,27 @@ def _theoretical(amount: Decimal, edge: Fraction) -> Decimal:
 
 
 def examine_sessions(
-    sessions: Iterable[PlayerSession],
+    sessions: Iterable[tuple[PlayerSession, set[str]]],
 ) -> list[tuple[PlayerSession, dict[str, Finding]]]:
-    """Each session's side wagers examined over every round it played (two queries a session),
-    kept on the session (``findings``, one update for them all)."""
+    """Each session's side wagers named examined over every round it played (two queries a
+    session), kept on the session with its other findings (``findings``, one update for all)."""
     out: list[tuple[PlayerSession, dict[str, Finding]]] = []
-    for session in sessions:
+    for session, wagers in sessions:
         rows = list(
             Wagered.objects.filter(session=session).values_list("shoe", "round", "wager", "amount")
         )
         rounds = sorted({(shoe, number) for shoe, number, _, _ in rows})
-        side = {wager for _, _, wager, _ in rows if wager not in LINES}
-        keys = Q()
-        for shoe, number in rounds:
-            keys |= Q(shoe=shoe, round=number)
-        edges = {(e.shoe, e.round): e for e in Edge.objects.filter(keys, table_id=session.table_id)}
+        edges = {
+            (e.shoe, e.round): e
+            for e in Edge.objects.filter(
+                table_id=session.table_id, shoe__in={shoe for shoe, _ in rounds}
+            )
+        }
         amounts: dict[tuple[int, int, str], Decimal] = defaultdict(Decimal)
         for shoe, number, wager, amount in rows:
             amounts[(shoe, number, wager)] += amount
         found: dict[str, Finding] = {}
-        for wager in sorted(side):
+        for wager in sorted(wagers):
             bets = []
             for shoe, number in rounds:
                 edge = edges.get((shoe, number))
@@ -229,7 +251,10 @@ def examine_sessions(
                 if exact is not None:
                     bets.append(Bet(shoe, number, amounts[(shoe, number, wager)], exact))
             found[wager] = examine(bets, seed=session.pk or 0)
-        session.findings = {wager: finding_data(f) for wager, f in found.items()}
+        session.findings = {
+            **session.findings,
+            **{wager: finding_data(f) for wager, f in found.items()},
+        }
         out.append((session, found))
     if out:
         PlayerSession.objects.bulk_update([session for session, _ in out], ["findings"])

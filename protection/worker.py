@@ -3,7 +3,7 @@ the ones the channel layer dropped.
 
 A listener thread joins surveillance's group (it hears every table's notice, as the wall does)
 and names the tables that changed; the main loop reads them in batches, at most every
-``BATCH_EVERY`` seconds, so a floor's thousand commands a second make a few reads a second, each
+``BATCH_EVERY`` seconds, so a floor's thousand commands a second make one read a second, each
 for many tables at once (``follower.follow``). Every ``SWEEP_EVERY`` seconds, and on start, it
 also reads every table whose record moved past what it read (``follower.behind``): a notice lost
 is priced late, never missed. With the in-memory channel layer (the embedded demo: another
@@ -29,8 +29,11 @@ from tablegame.broadcast import SURVEILLANCE_GROUP
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two reads of the tables that changed, at most: the batch's window.
-BATCH_EVERY = 0.25
+#: Seconds between two reads of the tables that changed, at most: the batch's window. A read
+#: costs about the same for one table as for two hundred; a second keeps an alert within about
+#: two seconds of its round and the follower's CPU a small share of a core on a full floor
+#: (``bench/RESULTS.md`` "Game protection").
+BATCH_EVERY = 1.0
 #: Seconds between two sweeps of every table's record.
 SWEEP_EVERY = 5.0
 #: Tables read in one transaction at most.
