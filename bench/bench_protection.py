@@ -4,10 +4,13 @@ without, how late each round is priced, and how many rounds a second the followe
     DATABASE_URL=... REDIS_URL=... python bench/bench_protection.py [--tables 300] [--seconds 60]
 
 1. ``manage.py simulate`` at ``--tables`` tables, real pace, without the follower;
-2. the same with ``manage.py protect`` running beside it: the command latency and card-to-screen
-   spreads of both, side by side, and, from the record, how long after each round's event the
-   follower priced it (``Edge.priced_at`` less the event's ``created_at``);
-3. catch-up: the follower's state put back as it was before run 2 and the edges of run 2 taken
+2. the same with ``manage.py protect`` running beside it (as ``make run`` and compose run it),
+   and, from the record, how long after each round's event the follower priced it
+   (``Edge.priced_at`` less the event's ``created_at``);
+3. the same without the follower again: a floor's runs drift from one to the next on a shared
+   machine (a later run is slower: the record has grown, the cores' speed changes), so the run
+   with the follower is judged against the runs before and after it;
+4. catch-up: the follower's state put back as it was before run 2 and the edges of run 2 taken
    out, then every table read again as fast as it goes (``follower.follow``, 200 tables a batch):
    rounds priced a second, the follower's capacity on this machine (the issue's goal: 95).
 
@@ -120,12 +123,14 @@ def main() -> None:
         follower.wait(timeout=30)
     late = lateness(since)
     head = Edge.objects.aggregate(last=Max("priced_at"))["last"]
+    after = simulate(args.tables, args.seconds, args.workers)
     capacity = catch_up(before, since)
     figures = {
         "tables": args.tables,
         "seconds": args.seconds,
         "without": _spreads(without),
         "with": _spreads(with_it),
+        "without_after": _spreads(after),
         "priced_late": late,
         "last_priced": str(head),
         "catch_up": capacity,
@@ -166,6 +171,7 @@ def markdown(f: dict[str, Any]) -> str:
             "|---|---|---|---|---|---|---|",
             row("not running", f["without"]),
             row("running", f["with"]),
+            row("not running, after", f["without_after"]),
             "",
             f"Priced after its event: p50 {late['p50_ms']:.0f} ms, p99 {late['p99_ms']:.0f} ms, "
             f"max {late['max_ms']:.0f} ms ({late['rounds']} rounds).",
