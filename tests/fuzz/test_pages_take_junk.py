@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from accounting import chips
 from casino import access
 from casino.models import Event, Pit
+from protection.follower import follow
+from protection.models import PlayerSession
 from tests.pit.forms import a_void_form
 from tests.tablegame.conftest import deal_at, play, ready_table, table_for
 from tests.test_access_matrix import USERNAMES, access_of, allowed, concrete, routes
@@ -149,9 +151,18 @@ def _floor() -> dict[str, Any]:
     game = play(watched, dealer, [(1, "banker", "100")], ["4H", "9C", "2S", "KS"])
     worked = deal_at(table_for("s42-mini"), dealer, floor)
     form = a_void_form(Pit.objects.get(), staff["clerk"])
+    follow([watched.pk])  # game protection's sessions of the watched table's players
+    session = PlayerSession.objects.filter(table=watched).first()
+    assert session is not None
     return {
         "staff": staff,
-        "watched": {"table_id": watched.pk, "round_id": game.pk, "seat": 2, "marker_id": 1},
+        "watched": {
+            "table_id": watched.pk,
+            "round_id": game.pk,
+            "seat": 2,
+            "marker_id": 1,
+            "session_id": session.pk,
+        },
         "worked": worked.pk,
         "form_id": form.pk,
         "pit_id": watched.pit_id,
