@@ -126,12 +126,12 @@ def test_a_practised_dealer_deals_a_round_in_few_taps(floor_staff, live_server, 
     page.wait_for_selector(".seat[data-seat='2'] .wager", state="detached")
     assert page.locator("#error").is_hidden()
 
-    # A player sits down: the page's own dialog asks the name (no prompt()).
+    # A player sits down: the page's own dialog asks the name or card (no prompt()).
     page.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError("a browser dialog")))
     page.click("button[aria-label='Seat a player at seat 3']")
-    page.wait_for_selector("#ask[open]")
-    page.fill("#ask-input", "Red scarf")
-    page.click("#ask-ok")
+    page.wait_for_selector("#sit[open]")
+    page.fill("#sit-name", "Red scarf")
+    page.click("#sit-ok")
     page.wait_for_selector(".seat[data-seat='3'] .seat-who:text-is('Red scarf')")
     browser.stop()
 

@@ -75,9 +75,9 @@ def test_every_table_fits_the_tablet_readably_at_both_sizes(floor_staff, live_se
         look(page, name, "3-complete", axe, faults)
         page.click("button:text-is('Settle')")
         page.wait_for_selector("#settlement-title:text('settled')")
-    # The dialog of the page's own, as it asks for a player's name.
+    # The dialog of the page's own, as it asks for a player's name or card.
     page.click("button[aria-label='Seat a player at seat 3']")
-    page.wait_for_selector("#ask[open]")
+    page.wait_for_selector("#sit[open]")
     look(page, "mini-pairs", "4-dialog", axe, faults)
     browser.stop()
     SHOTS.mkdir(exist_ok=True)
