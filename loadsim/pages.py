@@ -76,6 +76,24 @@ REPLAYED: dict[tuple[str, str], str] = {
     ("pit_rules.js", "Http.post(url, body)"): (
         "not replayed: a Rules Submission filed, now and then"
     ),
+    ("dealer.js", "Http.getJSON(`${api}players/recent/`)"): (
+        "not replayed: read as the seat dialog opens, when a player sits down, now and then"
+    ),
+    ("surveillance_significant.js", "Http.getText(strip().dataset.url)"): (
+        "not replayed: the strip is read again only on a hello or a gap of its socket (the wall's "
+        "significant events come live on it)"
+    ),
+    ("surveillance_wall.js", "Http.getJSON(wall.dataset.marksUrl)"): (
+        "not replayed yet: the wall's check of the tables' marks, one query every 30 s for "
+        "the whole floor"
+    ),
+    ("protection.js", "Http.getText(url.pathname + url.search)"): (
+        "not replayed: a table's protection page, opened by surveillance for a table at a "
+        "time (every 3 s, 204 and one query while nothing new is priced)"
+    ),
+    ("protection_ratings.js", "Http.getText(holder.dataset.url)"): (
+        "not replayed: today's ratings page, a few open on a floor, read every 15 s"
+    ),
 }
 
 
