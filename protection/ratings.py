@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import BigIntegerField, Count, F, Max, Q, QuerySet, Sum
+from django.db.models.functions import Cast, Coalesce
 from reportlab.lib.pagesizes import A4, landscape  # type: ignore[import-untyped]
 from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 
@@ -77,12 +77,26 @@ def dollars(amount: Decimal) -> str:
 
 def ratings(day: datetime.date) -> list[Rating]:
     """The sessions begun on gaming day ``day``, rated (one query)."""
-    sessions = (
-        PlayerSession.objects.filter(gaming_day=day)
-        .select_related("table")
+    return _rated(PlayerSession.objects.filter(gaming_day=day))
+
+
+def rating_of(session: PlayerSession) -> Rating:
+    """One session, rated (one query)."""
+    return _rated(PlayerSession.objects.filter(pk=session.pk))[0]
+
+
+#: Rounds of one shoe never reach it: a round is counted as shoe x ``ROUND_SPAN`` + its number.
+ROUND_SPAN = 2**32
+
+
+def _rated(sessions: QuerySet[PlayerSession]) -> list[Rating]:
+    """``sessions`` with their wagers summed, in one query: rounds played are the distinct
+    (shoe, round) pairs, counted as one number each."""
+    played = Cast("wagers__shoe", BigIntegerField()) * ROUND_SPAN + F("wagers__round")
+    rows = (
+        sessions.select_related("table")
         .annotate(
-            n_rounds=Count("wagers__round", distinct=True),
-            n_shoes=Count("wagers__shoe", distinct=True),
+            n_rounds=Count(played, distinct=True),
             n_wagers=Count("wagers"),
             n_unpriced=Count("wagers", filter=Q(wagers__theoretical__isnull=True)),
             wagered=Coalesce(Sum("wagers__amount"), ZERO),
@@ -93,8 +107,7 @@ def ratings(day: datetime.date) -> list[Rating]:
         .order_by("table__name", "seated_at", "pk")
     )
     out = []
-    for s in sessions:
-        rounds = _rounds(s)
+    for s in rows:
         theo = None if s.n_unpriced or s.theoretical is None else s.theoretical
         if not s.n_wagers:
             theo = ZERO
@@ -102,7 +115,7 @@ def ratings(day: datetime.date) -> list[Rating]:
             Rating(
                 session=s,
                 table=s.table.name,
-                rounds=rounds,
+                rounds=s.n_rounds,
                 wagers=s.n_wagers,
                 wagered=Decimal(s.wagered).quantize(CENT),
                 result=Decimal(s.result).quantize(CENT),
@@ -112,15 +125,6 @@ def ratings(day: datetime.date) -> list[Rating]:
             )
         )
     return out
-
-
-def _rounds(session: PlayerSession) -> int:
-    """Rounds played: distinct (shoe, round) pairs. The day's query counts round numbers, which
-    two shoes share: a session over more than one shoe is counted again exactly (one query)."""
-    numbers: int = getattr(session, "n_rounds", 0)
-    if not numbers or getattr(session, "n_shoes", 1) <= 1:
-        return numbers
-    return session.wagers.values("shoe", "round").distinct().count()
 
 
 COLUMNS = (
@@ -231,7 +235,7 @@ class WagerLine:
 
 def session_page(session: PlayerSession) -> dict[str, object]:
     """A session's page: its rating and every wager (two queries)."""
-    rated = next((r for r in ratings(session.gaming_day) if r.session.pk == session.pk), None)
+    rated = rating_of(session)
     lines = [
         WagerLine(w, WagerType(w.wager).label, Fraction(w.edge) if w.edge else None)
         for w in Wagered.objects.filter(session=session).order_by("shoe", "round", "pk")

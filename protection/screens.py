@@ -4,7 +4,6 @@ each seat's bets against the edge, read in a fixed number of queries."""
 from __future__ import annotations
 
 import statistics
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -235,10 +234,3 @@ def seat_bets(table: Table, shoe: int, edges: list[Edge]) -> list[SeatBets]:
     for bets in seats.values():
         bets.usual = statistics.median(bets.main) if bets.main else None
     return [seats[s] for s in sorted(seats)]
-
-
-def by_table(edges: list[Edge]) -> dict[int, list[Edge]]:
-    out: dict[int, list[Edge]] = defaultdict(list)
-    for edge in edges:
-        out[edge.table_id].append(edge)
-    return out

@@ -43,7 +43,6 @@ THEO_PLACES = Decimal("0.00000001")
 class Sittings:
     """One batch's sessions and wagers, for the tables it reads."""
 
-    tables: Mapping[int, Table]
     rules: RulesInForce
     open: dict[tuple[int, int], PlayerSession] = field(default_factory=dict)
     new: list[PlayerSession] = field(default_factory=list)
@@ -57,7 +56,7 @@ class Sittings:
     def of(cls, tables: Mapping[int, Table], rules: RulesInForce) -> Sittings:
         """The tables' open sessions (one query)."""
         found = PlayerSession.objects.filter(table_id__in=list(tables), left_at__isnull=True)
-        return cls(tables=tables, rules=rules, open={(s.table_id, s.seat): s for s in found})
+        return cls(rules=rules, open={(s.table_id, s.seat): s for s in found})
 
     def read(
         self, table: Table, payload: object, at: datetime, sequence: int, shoe: int | None
@@ -114,10 +113,10 @@ class Sittings:
         examine_them: dict[int, tuple[PlayerSession, set[str]]] = {}
         for w in self.wagers:
             edge = edges.get((w.table_id, w.shoe, w.round))
-            exact = edge.edge(w.wager) if edge is not None else None
-            if exact is not None:
-                w.edge = f"{exact.numerator}/{exact.denominator}"
-                w.theoretical = _theoretical(w.amount, exact)
+            text = edge.edges.get(w.wager) if edge is not None else None
+            if text is not None:  # the pricing's exact text, as the edge keeps it
+                exact = Fraction(text)
+                w.edge, w.theoretical = text, _theoretical(w.amount, exact)
                 if exact < 0 and w.wager not in LINES and w.session is not None:
                     entry = examine_them.setdefault(id(w.session), (w.session, set()))
                     entry[1].add(w.wager)
