@@ -6,7 +6,8 @@ of the initial wager; a wager that pushes counts as a hand played (the texts' "t
 returned").
 Commission is taken exactly, before any rounding to 25¢ or 5¢.
 
-The Royal 9 progressive has no fixed edge: its top prizes are meters; it is left out.
+Royal 9 is priced apart, per chair and with its meters (``baccarat.royal9_odds``): its awards
+hang on suits and on the chair's Personal King-9 combination.
 """
 
 from __future__ import annotations

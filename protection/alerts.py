@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from baccarat.wagertypes import WagerType
 from protection.advantage import Finding
+from protection.chairs import chair_of, label, order
 from protection.models import Edge, Follow, PlayerSession
 from protection.sittings import Sittings
 from tablegame.marks.raising import Raise, settle_marks
@@ -65,11 +66,24 @@ def mark_tables(
 def _favourable(
     table: Table, shoe: int | None, since: dict[str, int], latest: Edge | None
 ) -> Raise:
-    """The mark of the wagers that favour the players, each with the round it turned."""
+    """The mark of the wagers that favour the players, each with the round it turned; Royal 9's
+    chairs in one part, with the best of them now."""
     parts = []
-    for wager, turned in sorted(since.items(), key=lambda item: (item[1], item[0])):
-        now = f", now {percent(latest.edge(wager) or Fraction(0))}" if latest else ""
-        parts.append(f"{WagerType(wager).label} since round {turned}{now}")
+    chairs = {key: turned for key, turned in since.items() if chair_of(key) is not None}
+    for wager, turned in sorted(since.items(), key=lambda item: (item[1], order(item[0]))):
+        if wager not in chairs:
+            parts.append(f"{label(wager)} since round {turned}{_now(latest, wager)}")
+    if len(chairs) == 1:
+        ((key, turned),) = chairs.items()
+        parts.append(f"{label(key)} since round {turned}{_now(latest, key)}")
+    elif chairs:
+        keys = sorted(chairs, key=order)
+        best = min(keys, key=lambda k: _edge_of(latest, k))
+        parts.append(
+            f"Royal 9 at chairs {', '.join(str(chair_of(k)) for k in keys)} since round "
+            f"{min(chairs.values())}{_now(latest, best)}"
+            + (f" at chair {chair_of(best)}" if latest is not None else "")
+        )
     first = min(since.values())
     return Raise(
         key=FAVOURABLE,
@@ -78,6 +92,16 @@ def _favourable(
         round=first,
         link=_page(table.pk),
     )
+
+
+def _edge_of(latest: Edge | None, key: str) -> Fraction:
+    text = latest.edges.get(key) if latest is not None else None
+    return Fraction(text) if text is not None else Fraction(0)
+
+
+def _now(latest: Edge | None, key: str) -> str:
+    text = latest.edges.get(key) if latest is not None else None
+    return f", now {percent(Fraction(text))}" if text is not None else ""
 
 
 def _page(table_id: int) -> str:

@@ -25,6 +25,7 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -36,22 +37,27 @@ from django.utils import timezone
 from baccarat.composition import Composition
 from baccarat.gamemath import analyse
 from baccarat.profiles import RulesSubmission
+from baccarat.royal9 import Royal9Options
+from baccarat.royal9_odds import royal9_edges
+from baccarat.wagertypes import WagerType
 from casino.events import payload_of
 from casino.models import Event
 from protection import alerts
+from protection.chairs import ROYAL9, priced_as
 from protection.models import Edge, Follow
 from protection.rules import RulesInForce
 from protection.shoe_count import CountLost, Priced, ShoeCount, read
 from protection.sittings import Sittings, examine_sessions
 from tablegame import events
 from tablegame.events import TableEvent
-from tablegame.models import Table
+from tablegame.models import ProgressiveMeter, Table
 from tablegame.selectors import last_sequence_of_tables
 
 log = logging.getLogger(__name__)
 
 #: The kinds of event the follower reads: those that move a shoe's count or name a round to
-#: price (``shoe_count.read``), and those of players and their settled wagers (``sittings``).
+#: price (``shoe_count.read``), those of players and their settled wagers (``sittings``), and
+#: the Royal 9 meters' contributions and resets (what its personal awards pay).
 #: Any other event only moves the follower's place in the chain.
 READ_KINDS = tuple(
     kind.value
@@ -70,8 +76,12 @@ READ_KINDS = tuple(
         TableEvent.PLAYER_SEATED,
         TableEvent.PLAYER_LEFT,
         TableEvent.TABLE_CLOSED,
+        TableEvent.PROGRESSIVE_CONTRIBUTED,
+        TableEvent.PROGRESSIVE_RESET,
     )
 )
+#: The Royal 9 meters, whose amounts the record shows as they change.
+ROYAL9_METERS = ("star", "spade", "heart")
 #: The kinds that start a shoe: a table first followed is read from the last of them.
 SHOE_STARTS = (TableEvent.DECKS_RECEIVED.value, TableEvent.IDLE_RESPREAD.value)
 
@@ -90,6 +100,18 @@ class Progress:
 def price(counts: tuple[int, ...], rules: RulesSubmission) -> dict[str, Fraction]:
     """The exact house edge of each wager ``rules`` offers, for the shoe ``counts`` leaves."""
     return analyse(Composition(counts), rules).house_edge
+
+
+@functools.lru_cache(maxsize=4096)
+def price_royal9(
+    royals: tuple[int, ...],
+    total: int,
+    options: Royal9Options,
+    meters: tuple[tuple[str, Decimal], ...],
+) -> dict[str, Fraction]:
+    """The Royal 9 wager's exact house edge at each chair, named as ``Edge.edges`` keeps it."""
+    edges = royal9_edges(royals, total, options, dict(meters))
+    return {priced_as(ROYAL9, chair): edge for chair, edge in edges.items()}
 
 
 def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
@@ -117,9 +139,12 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
             .select_related("pit__casino")
             .annotate(head=last_sequence_of_tables())
         }
-        for follow_row in follows.values():
-            if follow_row.sequence == 0 and follow_row.shoe is None and not from_start:
-                follow_row.sequence = _shoe_start(tables[follow_row.table_id].chain_id)
+        first = [
+            f for f in follows.values() if f.sequence == 0 and f.shoe is None and not from_start
+        ]
+        for follow_row in first:
+            follow_row.sequence = _shoe_start(tables[follow_row.table_id].chain_id)
+        _meters_now(first)
         moved = [f for f in follows.values() if tables[f.table_id].head > f.sequence]
         if not moved:
             return progress
@@ -139,6 +164,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                 progress.events += 1
                 payload = payload_of(action, data)
                 shoe = _shoe_of(payload, shoe)
+                _read_meters(f, payload)
                 sittings.read(table, payload, created_at, sequence, shoe)
                 try:
                     count, due = read(count, payload)
@@ -155,7 +181,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                 if count.pricing(due.round) == count.priced:
                     continue  # opened on the count it was priced on after the last round
                 edges[(table.pk, due.shoe, due.round)] = _edge(
-                    table, due, count, rules.at(table.pk, created_at), sequence, now
+                    table, due, count, rules.at(table.pk, created_at), f.meters, sequence, now
                 )
                 count.priced = count.pricing(due.round)
             _keep(f, count, shoe, tables[f.table_id].head, now)
@@ -164,8 +190,8 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                 list(edges.values()),
                 update_conflicts=True,
                 unique_fields=["table", "shoe", "round"],
-                update_fields=["rules", "counts", "seen", "edges", "favourable", "priced_at",
-                               "sequence"],
+                update_fields=["rules", "counts", "royals", "meters", "seen", "edges",
+                               "favourable", "priced_at", "sequence"],
             )  # fmt: skip
         examined = examine_sessions(sittings.save(edges))
         alerts.mark_tables(moved, tables, edges.values())
@@ -184,8 +210,9 @@ def _begin_follows(ids: list[int]) -> None:
         return
     sql = (
         f"INSERT INTO {Follow._meta.db_table} (table_id, sequence, shoe, decks, counts, held, "
-        "seen, priced, lost, alerted, read_at) SELECT t, 0, NULL, NULL, '[]', '', 0, '[]', '', "
-        "'{}', now() FROM unnest(%s::bigint[]) AS t ON CONFLICT (table_id) DO NOTHING"
+        "royals, meters, seen, priced, lost, alerted, read_at) SELECT t, 0, NULL, NULL, '[]', "
+        "'', '[]', '{}', 0, '[]', '', '{}', now() FROM unnest(%s::bigint[]) AS t "
+        "ON CONFLICT (table_id) DO NOTHING"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [ids])
@@ -264,6 +291,7 @@ def _count_of(f: Follow) -> ShoeCount | None:
         shoe=f.shoe,
         decks=f.decks,
         counts=list(f.counts),
+        royals=list(f.royals) if f.royals else None,
         held=f.held,
         seen=f.seen,
         priced=tuple(f.priced),
@@ -271,8 +299,8 @@ def _count_of(f: Follow) -> ShoeCount | None:
 
 
 #: What ``_save`` writes of a follow, in its statement's order.
-SAVED = ("sequence", "shoe", "decks", "counts", "held", "seen", "priced", "lost", "alerted",
-         "read_at")  # fmt: skip
+SAVED = ("sequence", "shoe", "decks", "counts", "royals", "meters", "held", "seen", "priced",
+         "lost", "alerted", "read_at")  # fmt: skip
 
 
 def _save(follows: list[Follow]) -> None:
@@ -313,10 +341,34 @@ def _keep(f: Follow, count: ShoeCount | None, shoe: int | None, head: int, now: 
     f.sequence, f.read_at = head, now
     if count is None:
         f.shoe, f.decks = shoe, None
-        f.counts, f.held, f.seen, f.priced = [], "", 0, []
+        f.counts, f.royals, f.held, f.seen, f.priced = [], [], "", 0, []
         return
     f.shoe, f.decks, f.counts = count.shoe, count.decks, list(count.counts)
+    f.royals = [] if count.royals is None else list(count.royals)
     f.held, f.seen, f.priced = count.held, count.seen, list(count.priced)
+
+
+def _meters_now(first: list[Follow]) -> None:
+    """The Royal 9 meters of tables followed for the first time, as they stand (one query, for
+    tables that have any): their record before the follower's start is not read."""
+    if not first:
+        return
+    by_table = {f.table_id: f for f in first}
+    for table_id, name, amount in ProgressiveMeter.objects.filter(
+        table_id__in=list(by_table), name__in=ROYAL9_METERS
+    ).values_list("table_id", "name", "amount"):
+        by_table[table_id].meters = {**by_table[table_id].meters, name: str(amount)}
+
+
+def _read_meters(f: Follow, payload: object) -> None:
+    """Keep the Royal 9 meters' amounts as the record shows them change."""
+    match payload:
+        case events.ProgressiveContributed(meters=changes):
+            for change in changes:
+                if change.meter in ROYAL9_METERS:
+                    f.meters = {**f.meters, change.meter: str(change.amount)}
+        case events.ProgressiveReset(meter=name, amount=amount) if name in ROYAL9_METERS:
+            f.meters = {**f.meters, name: str(amount)}
 
 
 def _edge(
@@ -324,17 +376,36 @@ def _edge(
     due: Priced,
     count: ShoeCount,
     in_force: tuple[int | None, RulesSubmission],
+    meters: dict[str, str],
     sequence: int,
     now: datetime,
 ) -> Edge:
+    """The round's pricing. Royal 9 at each chair when the table offers it and the shoe was
+    counted by suit, its personal awards paying the meters as the record last showed them
+    (a meter it has not shown: its reseed, as settlement pays it); the round's own
+    contributions, cents on the meters, are not known until its wagers are."""
     rules_id, submission = in_force
     edges = price(tuple(count.counts), submission)
+    royals: list[int] = []
+    shown: dict[str, str] = {}
+    options = submission.royal9
+    if options is not None and submission.offers(WagerType.ROYAL9) and count.royals is not None:
+        amounts = {
+            name: Decimal(meters[name]) if name in meters else options.progressive(name).reseed
+            for name in ROYAL9_METERS
+        }
+        edges = edges | price_royal9(
+            tuple(count.royals), sum(count.counts), options, tuple(sorted(amounts.items()))
+        )
+        royals, shown = list(count.royals), {name: str(a) for name, a in amounts.items()}
     return Edge(
         table_id=table.pk,
         shoe=due.shoe,
         round=due.round,
         rules_id=rules_id,
         counts=list(count.counts),
+        royals=royals,
+        meters=shown,
         seen=count.seen,
         edges={wager: f"{edge.numerator}/{edge.denominator}" for wager, edge in edges.items()},
         favourable=[wager for wager, edge in edges.items() if edge < 0],

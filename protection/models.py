@@ -7,6 +7,7 @@ from fractions import Fraction
 from django.db import models
 from django.utils import timezone
 
+from protection.chairs import priced_as
 from tablegame.models import Table, TableRules
 
 
@@ -21,6 +22,17 @@ class Follow(models.Model):
     decks = models.PositiveSmallIntegerField(null=True, blank=True)
     counts = models.JSONField(default=list, blank=True, help_text="Cards unseen, Ace to King.")
     held = models.CharField(max_length=3, blank=True, help_text="A card held for the next hand.")
+    royals = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Nines and pictures unseen by suit (baccarat.royal9_odds.ROYAL_CARDS); "
+        "empty: not known (counted from the next shoe).",
+    )
+    meters = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The Royal 9 meters as the record last showed them: {"star": "50012.35"}.',
+    )
     seen = models.PositiveSmallIntegerField(default=0, help_text="Cards of the shoe seen.")
     priced = models.JSONField(default=list, blank=True, help_text="The last round priced, counts.")
     lost = models.CharField(
@@ -54,6 +66,14 @@ class Edge(models.Model):
         help_text="The Rules Submission priced (none filed: the table's profile).",
     )
     counts = models.JSONField(help_text="The cards unseen, by rank, Ace to King.")
+    royals = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Royal 9: the nines and pictures unseen by suit it was priced on.",
+    )
+    meters = models.JSONField(
+        default=dict, blank=True, help_text="Royal 9: the meters it was priced with."
+    )
     seen = models.PositiveSmallIntegerField(help_text="Cards of the shoe seen before the round.")
     edges = models.JSONField(help_text='Each wager\'s exact house edge, "numerator/denominator".')
     favourable = models.JSONField(
@@ -71,10 +91,10 @@ class Edge(models.Model):
     def __str__(self) -> str:
         return f"table {self.table_id} shoe {self.shoe} round {self.round}"
 
-    def edge(self, wager: str) -> Fraction | None:
-        """The exact edge of ``wager``, None when the table does not offer it (or it has no
-        fixed edge: Royal 9's top awards are meters)."""
-        text = self.edges.get(wager)
+    def edge(self, wager: str, seat: int | None = None) -> Fraction | None:
+        """The exact edge of ``wager`` (Royal 9's at the chair ``seat``), None when the table
+        does not offer it or it could not be priced."""
+        text = self.edges.get(priced_as(wager, seat))
         return None if text is None else Fraction(text)
 
 

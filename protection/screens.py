@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString
 
 from baccarat.wagertypes import WagerType
 from protection.alerts import SOURCE, percent
+from protection.chairs import chair_of, label, order
 from protection.charts import edge_line
 from protection.models import Edge, Follow, PlayerSession
 from tablegame.marks.models import TableMark
@@ -117,8 +118,8 @@ class FloorRow:
         if self.latest is None:
             return []
         return [
-            f"{WagerType(w).label} {percent(Fraction(self.latest.edges[w]))}"
-            for w in sorted(self.latest.favourable)
+            f"{label(w)} {percent(Fraction(self.latest.edges[w]))}"
+            for w in sorted(self.latest.favourable, key=order)
         ]
 
     @property
@@ -186,25 +187,38 @@ def protection_page(table: Table, shoe: int | None) -> dict[str, Any]:
     }
 
 
+def charted(edges: list[Edge]) -> list[str]:
+    """The edges to chart, in the layout's order: every wager the shoe's last pricing offers;
+    of Royal 9's chairs, each that was the players' at any round of the shoe, and the chair
+    lowest now (fourteen near-equal lines would hide the one that matters)."""
+    latest = edges[-1].edges
+    keys = [k for k in latest if chair_of(k) is None]
+    chairs = [k for k in latest if chair_of(k) is not None]
+    if chairs:
+        ever = {k for e in edges for k in e.favourable if chair_of(k) is not None}
+        lowest = min(chairs, key=lambda k: (Fraction(latest[k]), order(k)))
+        keys += [k for k in chairs if k in ever or k == lowest]
+    return sorted(keys, key=order)
+
+
 def edge_rows(edges: list[Edge]) -> list[EdgeRow]:
-    """A row per wager the shoe's last pricing offers, in the layout's order."""
+    """A row per wager charted (``charted``), in the layout's order."""
     if not edges:
         return []
     rounds = edges[-1].round
     rows = []
-    order = [w.value for w in WagerType]
-    for wager in sorted(edges[-1].edges, key=order.index):
+    for wager in charted(edges):
         points = [(e.round, Fraction(e.edges[wager])) for e in edges if wager in e.edges]
         low_round, low = min(points, key=lambda p: p[1])
-        label = WagerType(wager).label
+        name = label(wager)
         rows.append(
             EdgeRow(
                 wager=wager,
-                label=label,
+                label=name,
                 now=points[-1][1],
                 low=low,
                 low_round=low_round,
-                chart=edge_line(points, title=f"{label}: house edge by round", rounds=rounds),
+                chart=edge_line(points, title=f"{name}: house edge by round", rounds=rounds),
             )
         )
     return rows
@@ -227,7 +241,9 @@ def seat_bets(table: Table, shoe: int, edges: list[Edge]) -> list[SeatBets]:
             continue
         edge = by_round.get(number)
         bets.side.append(
-            SideBet(number, WagerType(wager).label, amount, edge.edge(wager) if edge else None)
+            SideBet(
+                number, WagerType(wager).label, amount, edge.edge(wager, seat) if edge else None
+            )
         )
     for session in PlayerSession.objects.filter(table=table, left_at__isnull=True):
         seats.setdefault(session.seat, SeatBets(session.seat)).session = session

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from baccarat.cards import Card
 from baccarat.composition import CARDS_PER_RANK_PER_DECK, RANKS, Composition
 from baccarat.irregularities import Disposition
+from baccarat.royal9_odds import ROYAL_CARDS, royal_index
 from casino.events import Payload
 from tablegame import events
 
@@ -34,11 +35,14 @@ class CountLost(ValueError):
 
 @dataclass(slots=True)
 class ShoeCount:
-    """The cards of one shoe not yet seen, counted by rank, and a card held for the next hand."""
+    """The cards of one shoe not yet seen, counted by rank and (the nines and pictures, which
+    decide Royal 9) by suit, and a card held for the next hand."""
 
     shoe: int
     decks: int
     counts: list[int] = field(default_factory=list)
+    royals: list[int] | None = None
+    """Counts of ``ROYAL_CARDS``; None when the shoe was not counted by suit from its start."""
     held: str = ""
     seen: int = 0
     priced: tuple[int, ...] = ()
@@ -47,6 +51,7 @@ class ShoeCount:
     def __post_init__(self) -> None:
         if not self.counts:
             self.counts = [CARDS_PER_RANK_PER_DECK * self.decks] * RANKS
+            self.royals = [self.decks] * len(ROYAL_CARDS)
 
     @property
     def composition(self) -> Composition:
@@ -57,16 +62,25 @@ class ShoeCount:
         return (round_number, *self.counts)
 
     def take(self, code: str) -> None:
-        rank = Card.parse(code).rank
-        if self.counts[rank] <= 0:
+        card = Card.parse(code)
+        royal = royal_index(card)
+        if self.counts[card.rank] <= 0 or (
+            self.royals is not None and royal is not None and self.royals[royal] <= 0
+        ):
             raise CountLost(
                 f"shoe {self.shoe}: the record shows a {code} the count no longer holds"
             )
-        self.counts[rank] -= 1
+        self.counts[card.rank] -= 1
+        if self.royals is not None and royal is not None:
+            self.royals[royal] -= 1
         self.seen += 1
 
     def put_back(self, code: str) -> None:
-        self.counts[Card.parse(code).rank] += 1
+        card = Card.parse(code)
+        self.counts[card.rank] += 1
+        royal = royal_index(card)
+        if self.royals is not None and royal is not None:
+            self.royals[royal] += 1
         self.seen -= 1
 
 

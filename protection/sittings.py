@@ -28,6 +28,7 @@ from django.db.models import F
 from baccarat.wagers import Result
 from baccarat.wagertypes import WagerType
 from protection.advantage import Bet, Finding, examine
+from protection.chairs import priced_as
 from protection.models import Edge, PlayerSession, Wagered
 from protection.rules import RulesInForce
 from tablegame import events
@@ -113,7 +114,7 @@ class Sittings:
         examine_them: dict[int, tuple[PlayerSession, set[str]]] = {}
         for w in self.wagers:
             edge = edges.get((w.table_id, w.shoe, w.round))
-            text = edge.edges.get(w.wager) if edge is not None else None
+            text = edge.edges.get(priced_as(w.wager, w.seat)) if edge is not None else None
             if text is not None:  # the pricing's exact text, as the edge keeps it
                 exact = Fraction(text)
                 w.edge, w.theoretical = text, _theoretical(w.amount, exact)
@@ -246,7 +247,7 @@ def examine_sessions(
             bets = []
             for shoe, number in rounds:
                 edge = edges.get((shoe, number))
-                exact = edge.edge(wager) if edge is not None else None
+                exact = edge.edge(wager, session.seat) if edge is not None else None
                 if exact is not None:
                     bets.append(Bet(shoe, number, amounts[(shoe, number, wager)], exact))
             found[wager] = examine(bets, seed=session.pk or 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -9,14 +10,17 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from baccarat.cards import Card
 from baccarat.gamemath import analyse
+from baccarat.royal9_odds import ROYAL_CARDS, royal9_edges
+from baccarat.seating import curator_offer_order
 from protection.alerts import percent
 from protection.follower import behind, follow
 from protection.models import Edge, Follow, PlayerSession, Wagered
 from tablegame import actions
 from tablegame.actions.corrections import correct_card
 from tablegame.marks.models import TableMark
-from tablegame.models import Shoe, Table
+from tablegame.models import ProgressiveMeter, Shoe, Table
 from tests.protection.conftest import eights_and_nines, play, ready_table, strip_rounds
 
 pytestmark = pytest.mark.django_db
@@ -188,3 +192,76 @@ def test_a_follower_put_back_reads_the_record_again_to_the_same_rows(
     follow([table.pk])
     assert (Edge.objects.count(), PlayerSession.objects.count(), Wagered.objects.count()) == rows
     assert Wagered.objects.filter(session__isnull=True).count() == 0
+
+
+def _royals_after(cards: list[str], decks: int = 8) -> list[int]:
+    royals = [decks] * len(ROYAL_CARDS)
+    for code in cards:
+        card = Card.parse(code)
+        if card in ROYAL_CARDS:
+            royals[ROYAL_CARDS.index(card)] -= 1
+    return royals
+
+
+def test_a_royal_9_table_is_priced_at_every_chair_from_the_nines_and_pictures_seen(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("ma-big", dealer, floor)
+    royal9 = table.rules.royal9
+    assert royal9 is not None
+    for turn in range(2):  # 9♣ 8♣ 9♦ 8♦, then 9♥ 8♥ 9♠ 8♠: the Banker loses, the shoe passes
+        play(table, dealer, [(1, "banker", "25")], eights_and_nines(turn))
+        table.refresh_from_db()
+        offered = curator_offer_order(table.occupied_seats(), previous=table.previous_curator_seat)
+        actions.take_shoe(table, seat=offered[0], actor=dealer)
+    follow([table.pk])
+    shoe = _shoe(table)
+    last = Edge.objects.get(table=table, shoe=shoe.number, round=3)
+    seen = eights_and_nines(0) + eights_and_nines(1)
+    assert last.royals == _royals_after(seen)  # a nine of each suit gone
+    meters = {name: Decimal(amount) for name, amount in last.meters.items()}
+    chairs = royal9_edges(last.royals, sum(last.counts), royal9, meters)
+    assert len(chairs) == len(royal9.personal_combinations)
+    assert {k: v for k, v in last.edges.items() if k.startswith("royal9/")} == {
+        f"royal9/{chair}": f"{e.numerator}/{e.denominator}" for chair, e in chairs.items()
+    }
+    assert (
+        last.edges["banker"]
+        == _exact(analyse(shoe.composition(), table.rules).house_edge)["banker"]
+    )
+
+
+def test_the_meters_the_record_shows_price_the_next_round(dealer: User, floor: User) -> None:
+    """A Royal 9 wager feeds the meters (``progressive_contributed``): the next round's pricing
+    pays the personal awards from the meters after it."""
+    table = ready_table("ma-big", dealer, floor)
+    royal9 = table.rules.royal9
+    assert royal9 is not None
+    follow([table.pk])
+    before = Edge.objects.get(table=table, round=1).meters
+    play(table, dealer, [(1, "banker", "25"), (1, "royal9", "5")], ["2C", "3D", "4H", "5S"])
+    follow([table.pk])
+    after = Edge.objects.get(table=table, round=2).meters
+    meters = {m.name: str(m.amount) for m in ProgressiveMeter.objects.filter(table=table)}
+    assert after == meters and after != before
+    assert Follow.objects.get(table=table).meters == after
+
+
+def test_a_chair_whose_royal_9_is_the_players_marks_the_table(dealer: User, floor: User) -> None:
+    """A Star meter grown past what its chance costs makes Royal 9 the players' at every chair
+    (Personal vs. Personal pays it): one part of the mark names the chairs."""
+    table = ready_table("ma-big", dealer, floor)
+    ProgressiveMeter.objects.update_or_create(
+        table=table, name="star", defaults={"amount": Decimal("9000000.00")}
+    )
+    follow([table.pk])
+    mark = TableMark.objects.get(table=table, cleared_at__isnull=True)
+    first = Edge.objects.get(table=table, round=1)
+    chairs = sorted(first.favourable)
+    assert len(chairs) == 14 and all(k.startswith("royal9/") for k in chairs)
+    best = first.edge("royal9", 1)
+    assert best is not None and best < 0
+    assert mark.words == (
+        f"Shoe {first.shoe}: favours the players: Royal 9 at chairs "
+        f"{', '.join(str(c) for c in range(1, 15))} since round 1, now {percent(best)} at chair 1"
+    )

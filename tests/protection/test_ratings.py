@@ -16,10 +16,12 @@ from baccarat.cards import Card
 from baccarat.composition import Composition
 from baccarat.gamemath import analyse
 from baccarat.profiles import PROFILES
+from baccarat.royal9_odds import ROYAL_CARDS, royal9_edges
 from protection.follower import follow
 from protection.models import Edge, PlayerSession
 from protection.ratings import ratings
 from tablegame.marks.models import TableMark
+from tablegame.models import ProgressiveMeter
 from tests.clients import signed_in
 from tests.protection.conftest import eights_and_nines, play, ready_table
 
@@ -150,16 +152,42 @@ def test_a_day_that_is_no_date_is_refused_in_words(staff: dict[str, User]) -> No
     assert signed_in(staff["dealer"]).get("/protection/ratings/").status_code == 403
 
 
-def test_a_royal_9_wager_leaves_the_theoretical_win_not_computed_and_says_so(
-    dealer: User, floor: User
-) -> None:
+def test_a_royal_9_wager_is_rated_at_its_chairs_exact_edge(dealer: User, floor: User) -> None:
+    """Round 1 deals K♥ 2♣ to the Player and 9♦ K♣ to the Banker (a natural 9): chair 1's
+    Personal King-9 (K♣ 9♦) has one card fewer of each, chair 2's (K♣ 9♥) one King fewer,
+    chair 4's (K♦ 9♣) all its cards. Seat 1's Royal 9 wager in round 2 is rated at chair 1's
+    edge for that shoe and the meters the sign showed."""
     table = ready_table("ma-big", dealer, floor)
     royal9 = table.rules.royal9
     assert royal9 is not None
+    play(table, dealer, [(1, "banker", "25")], ["KH", "9D", "2C", "KC"])
+    follow([table.pk])  # the follower a round behind, as on the floor
+    shown = {name: royal9.progressive(name).reseed for name in ("star", "spade", "heart")}
+    shown |= {m.name: m.amount for m in ProgressiveMeter.objects.filter(table=table)}
     wagers = [(1, "banker", "25"), (1, "royal9", str(royal9.wager))]
     play(table, dealer, wagers, ["2C", "3D", "5H", "3S"])
     follow([table.pk])
+
+    royals = [8] * 16
+    for code in ("KH", "9D", "KC"):  # the 2♣ is counted by rank only
+        royals[ROYAL_CARDS.index(Card.parse(code))] -= 1
+    priced = Edge.objects.get(table=table, round=2)
+    assert priced.royals == royals and sum(priced.counts) == 416 - 1 - 4  # 3♦ burned face up
+    assert priced.meters == {name: str(amount) for name, amount in shown.items()}
+    chairs = royal9_edges(royals, 411, royal9, shown)
+    assert chairs[1] > chairs[2] > chairs[4]
+    assert priced.edge("royal9", 1) == chairs[1] and priced.edge("royal9", 2) == chairs[2]
     day = table.pit.casino.gaming_day(timezone.now())
     seat = next(r for r in ratings(day) if r.table == table.name and r.session.seat == 1)
-    assert seat.wagers == 2 and seat.theoretical is None
-    assert seat.theoretical_text == "not computed: 1 wager unpriced"
+    counts = [32] * 13
+    counts[Card.parse("3D").rank] -= 1
+    total = 25 * analyse(Composition(tuple(counts)), table.rules).house_edge["banker"]
+    for code in ("KH", "9D", "2C", "KC"):
+        counts[Card.parse(code).rank] -= 1
+    total += 25 * analyse(Composition(tuple(counts)), table.rules).house_edge["banker"]
+    total += Fraction(royal9.wager) * chairs[1]
+    cents = (Decimal(total.numerator) / Decimal(total.denominator)).quantize(
+        Decimal("0.01"), ROUND_HALF_UP
+    )
+    assert (seat.rounds, seat.wagers, seat.unpriced) == (2, 3, 0)
+    assert seat.theoretical == cents
