@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from baccarat.wagertypes import WagerType
 from protection.advantage import Finding
-from protection.chairs import chair_of, label, order
+from protection.chairs import chair_of, label, order, wager_of
 from protection.models import Edge, Follow, PlayerSession
 from protection.sittings import Sittings
 from tablegame.marks.raising import Raise, settle_marks
@@ -80,7 +80,8 @@ def _favourable(
         keys = sorted(chairs, key=order)
         best = min(keys, key=lambda k: _edge_of(latest, k))
         parts.append(
-            f"Royal 9 at chairs {', '.join(str(chair_of(k)) for k in keys)} since round "
+            f"{label(wager_of(keys[0]))} at chairs {', '.join(str(chair_of(k)) for k in keys)} "
+            f"since round "
             f"{min(chairs.values())}{_now(latest, best)}"
             + (f" at chair {chair_of(best)}" if latest is not None else "")
         )

@@ -24,6 +24,8 @@ from tablegame.marks.reading import open_marks
 from tablegame.models import Round, Table, Wager
 from tablegame.selectors import last_sequence_of_tables
 
+#: The Royal 9 meters, as the sign lists them.
+METER_ORDER = ("star", "spade", "heart")
 #: The wagers on the layout's lines: a player's "usual bet" is read from them.
 MAIN_WAGERS = frozenset({WagerType.PLAYER.value, WagerType.BANKER.value})
 #: Alerts shown, newest first.
@@ -177,6 +179,7 @@ def protection_page(table: Table, shoe: int | None) -> dict[str, Any]:
         "shoe": shoe,
         "latest": edges[-1] if edges else None,
         "rows": edge_rows(edges),
+        "meters": meters_shown(edges[-1]) if edges else "",
         "alerts": list(
             TableMark.objects.filter(table=table, source=SOURCE).order_by("-raised_at", "-pk")[
                 :ALERTS_SHOWN
@@ -185,6 +188,14 @@ def protection_page(table: Table, shoe: int | None) -> dict[str, Any]:
         "follow": Follow.objects.filter(table=table).first(),
         "seats": seat_bets(table, shoe, edges) if shoe else [],
     }
+
+
+def meters_shown(edge: Edge) -> str:
+    """The Royal 9 meters a pricing paid the personal awards from: "Star $50,012.35, ..."."""
+    return ", ".join(
+        f"{name.title()} ${Decimal(amount):,.2f}"
+        for name, amount in sorted(edge.meters.items(), key=lambda m: METER_ORDER.index(m[0]))
+    )
 
 
 def charted(edges: list[Edge]) -> list[str]:

@@ -5,7 +5,10 @@ round, and the floor and ratings pages show the table and its players."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from protection.follower import follow
+from tablegame.models import ProgressiveMeter
 from tests.browser.conftest import log_in, off_the_loop, shot
 from tests.protection.conftest import eights_and_nines, play, ready_table
 
@@ -51,3 +54,29 @@ def test_a_wager_turned_the_players_is_marked_on_the_wall_live(floor_staff, daph
     wall.goto(f"{daphne.url}/protection/ratings/")
     assert "Player 1" in wall.inner_text("#ratings")
     shot(wall, "protection-ratings")
+
+
+def test_a_royal_9_chair_turned_the_players_is_marked_and_charted(floor_staff, daphne, browser):
+    """A big table whose Star meter has grown past what its chance costs: every chair's Royal 9
+    is the players'; the wall names the chairs, and the table's page charts Royal 9 by chair."""
+    dealer, floor = floor_staff["dealer"], floor_staff["floor"]
+    table = ready_table("ma-big", dealer, floor)
+    ProgressiveMeter.objects.update_or_create(
+        table=table, name="star", defaults={"amount": Decimal("9000000.00")}
+    )
+    play(table, dealer, [(1, "banker", "25"), (1, "royal9", "5")], ["2C", "3D", "4H", "5S"])
+    follow([table.pk])
+
+    chromium = browser.start()
+    wall = log_in(chromium, daphne, "surveillance", width=1024, height=768)
+    wall.goto(f"{daphne.url}/surveillance/")
+    alert = wall.locator(f"#table-{table.pk} .marks a")
+    alert.wait_for(timeout=15000)
+    assert "favours the players: Royal 9 Progressive at chairs 1, 2, 3" in alert.inner_text()
+    alert.click()
+    wall.wait_for_url(f"**/protection/tables/{table.pk}/?back=/surveillance/")
+    heads = wall.locator(".edge-rows tr.theirs th").all_inner_texts()
+    assert heads and all(h.startswith("Royal 9 Progressive, chair ") for h in heads)
+    assert "Banker" in wall.inner_text(".edge-rows")
+    assert "meters as last shown: Star $9,000,000." in wall.inner_text("#royal9-priced")
+    shot(wall, "protection-royal9-table-page")

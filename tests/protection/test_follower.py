@@ -262,6 +262,6 @@ def test_a_chair_whose_royal_9_is_the_players_marks_the_table(dealer: User, floo
     best = first.edge("royal9", 1)
     assert best is not None and best < 0
     assert mark.words == (
-        f"Shoe {first.shoe}: favours the players: Royal 9 at chairs "
+        f"Shoe {first.shoe}: favours the players: Royal 9 Progressive at chairs "
         f"{', '.join(str(c) for c in range(1, 15))} since round 1, now {percent(best)} at chair 1"
     )
