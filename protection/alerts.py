@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from django.urls import reverse
 
@@ -127,16 +128,16 @@ def mark_findings(
     sittings: Sittings,
     examined: list[tuple[PlayerSession, dict[str, Finding]]],
 ) -> None:
-    """Mark the table of each session flagged by the advantage test (restated as its rounds
-    grow), and clear the mark of a flagged player who left."""
+    """Mark the table of each session flagged by the advantage test, restated as its rounds
+    grow with every wager flagged in the session (not only those examined now), and clear the
+    mark of a flagged player who left."""
     for session, found in examined:
-        flagged = {wager: f for wager, f in found.items() if f.flagged}
-        if not flagged:
+        if not any(f.flagged for f in found.values()):
             continue
+        flagged = {w: d for w, d in session.findings.items() if d.get("flagged")}
         table = tables[session.table_id]
-        parts = [_finding_words(wager, f) for wager, f in sorted(flagged.items())]
-        words = f"Seat {session.seat}, {session.who}: " + "; ".join(parts)
-        last = max(r for f in flagged.values() for r in f.theirs)
+        words = _findings_words(f"Seat {session.seat}, {session.who}: ", flagged)
+        last = max(tuple(r) for d in flagged.values() for r in d["theirs"])
         raised = Raise(
             key=player_key(session), words=words, shoe=last[0], round=last[1], link=_page(table.pk)
         )
@@ -147,12 +148,44 @@ def mark_findings(
             settle_marks(table.pk, table.pit_id, SOURCE, [], within={player_key(session)})
 
 
-def _finding_words(wager: str, f: Finding) -> str:
-    rounds = ", ".join(f"{shoe}/{number}" for shoe, number in f.theirs[:8])
-    more = f" and {len(f.theirs) - 8} more" if len(f.theirs) > 8 else ""
-    other = "nothing" if f.average_other is None else f"${f.average_other}"
+#: What a mark's words may hold (``TableMark.words``).
+WORDS_HELD = 300
+
+
+def _findings_words(lead: str, flagged: dict[str, dict[str, Any]]) -> str:
+    """Every wager flagged, with its rounds; shorter when that does not fit the mark (the
+    table's page lists every round), and never cut in the middle: the wagers that do not fit
+    are counted."""
+    ordered = sorted(flagged.items())
+    full = lead + "; ".join(_finding_words(w, d) for w, d in ordered)
+    if len(full) <= WORDS_HELD:
+        return full
+    parts = [_finding_brief(w, d) for w, d in ordered]
+    for kept in range(len(parts), 0, -1):
+        rest = len(parts) - kept
+        tail = f"; and {rest} more flagged (the table's page)" if rest else ""
+        words = lead + "; ".join(parts[:kept]) + tail
+        if len(words) <= WORDS_HELD:
+            return words
+    return (lead + f"{len(parts)} side wagers flagged (the table's page)")[:WORDS_HELD]
+
+
+def _finding_brief(wager: str, finding: dict[str, Any]) -> str:
+    shoe, number = max(tuple(r) for r in finding["theirs"])
     return (
-        f"{WagerType(wager).label} bets follow the edge: {len(f.theirs)} on rounds it was the "
-        f"player's (shoe/round {rounds}{more}), ${f.average_theirs} on average there against "
-        f"{other} on the others"
+        f"{WagerType(wager).label} bets follow the edge: {len(finding['theirs'])} on the "
+        f"player's rounds, the last {shoe}/{number}, ${finding['average_theirs']} on average"
+    )
+
+
+def _finding_words(wager: str, finding: dict[str, Any]) -> str:
+    """A finding as the session keeps it (``sittings.finding_data``), in words."""
+    theirs = finding["theirs"]
+    rounds = ", ".join(f"{shoe}/{number}" for shoe, number in theirs[:8])
+    more = f" and {len(theirs) - 8} more" if len(theirs) > 8 else ""
+    other = finding["average_other"]
+    return (
+        f"{WagerType(wager).label} bets follow the edge: {len(theirs)} on rounds it was the "
+        f"player's (shoe/round {rounds}{more}), ${finding['average_theirs']} on average there "
+        f"against {'nothing' if other is None else f'${other}'} on the others"
     )

@@ -17,9 +17,13 @@ from baccarat.composition import Composition
 from baccarat.gamemath import analyse
 from baccarat.profiles import PROFILES
 from baccarat.royal9_odds import ROYAL_CARDS, royal9_edges
+from protection.advantage import Finding
+from protection.alerts import mark_findings
 from protection.follower import follow
 from protection.models import Edge, PlayerSession
 from protection.ratings import ratings
+from protection.rules import RulesInForce
+from protection.sittings import Sittings, finding_data
 from tablegame.marks.models import TableMark
 from tablegame.models import ProgressiveMeter
 from tests.clients import signed_in
@@ -191,3 +195,31 @@ def test_a_royal_9_wager_is_rated_at_its_chairs_exact_edge(dealer: User, floor: 
     )
     assert (seat.rounds, seat.wagers, seat.unpriced) == (2, 3, 0)
     assert seat.theoretical == cents
+
+
+def test_a_second_wager_flagged_restates_every_wager_flagged_in_the_session(
+    dealer: User, floor: User
+) -> None:
+    """The session was flagged on Dragon 7 in an earlier batch; now Panda 8 is: the mark names
+    both, each with its rounds."""
+    table = ready_table("ma-mini-ez", dealer, floor)
+    dragon7 = Finding(8, 4, ((1, 20), (1, 22), (1, 25)), Decimal("25.00"), None, 0.0002, True)
+    panda8 = Finding(
+        9, 3, ((1, 23), (1, 26), (1, 27)), Decimal("40.00"), Decimal("5.00"), 0.001, True
+    )
+    session = PlayerSession.objects.create(
+        table=table, seat=2, player="Ann Lee", seated_at=timezone.now(),
+        gaming_day=table.pit.casino.gaming_day(timezone.now()), sequence=1,
+        findings={"dragon7": finding_data(dragon7)},
+    )  # fmt: skip
+    session.findings = {**session.findings, "panda8": finding_data(panda8)}
+    mark_findings(
+        {table.pk: table}, Sittings.of({}, RulesInForce([])), [(session, {"panda8": panda8})]
+    )
+    mark = TableMark.objects.get(table=table, key=f"player:{session.pk}", cleared_at__isnull=True)
+    assert mark.words == (  # both in full would not fit the wall's mark: the page lists them
+        "Seat 2, Ann Lee: Dragon 7 bets follow the edge: 3 on the player's rounds, the last "
+        "1/25, $25.00 on average; Panda 8 bets follow the edge: 3 on the player's rounds, the "
+        "last 1/27, $40.00 on average"
+    )
+    assert (mark.shoe, mark.round) == (1, 27)
