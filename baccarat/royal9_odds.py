@@ -20,7 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from baccarat.cards import Card, Rank, Suit
-from baccarat.royal9 import Royal9Award, Royal9Options, royal9_prize
+from baccarat.royal9 import CENT, MustHit, Royal9Award, Royal9Options, royal9_prize
 
 #: The cards whose suit decides a Royal 9: the nines, then the Jacks, Queens and Kings, by suit.
 ROYAL_CARDS: tuple[Card, ...] = tuple(
@@ -115,3 +115,22 @@ def royal9_edges(
         lost = (deals - sum(ways.values())) * wager
         edges[chair] = -(won - lost) / (deals * wager)
     return edges
+
+
+def must_hit_award(meter: Decimal, config: MustHit, wagered: Decimal) -> Fraction:
+    """What a lone Royal 9 wager of ``wagered`` can expect of the must-hit meter (004 §13(j)):
+    its hit value, hidden, is drawn uniformly to the cent in (reset, maximum]
+    (``must_hit_point``); the meter at ``meter`` has not hit, so to the player it lies anywhere
+    in (meter, maximum]. The wager raises the meter by its share (``must_hit_advance``), and the
+    meter hits if the value lies in that step; a lone participant is the winner. With more
+    participants each wager's share of the step and of the award is about the same."""
+    cents = int((config.maximum - meter) / CENT)
+    if cents <= 0:
+        raise ValueError(
+            f"A must-hit meter at {meter} has reached its maximum {config.maximum} without "
+            "hitting: no hit value is left to draw."
+        )
+    step = min(int((wagered * config.increment_rate).quantize(CENT) / CENT), cents)
+    # The hit values in the step: meter + 1 cent, ..., meter + step cents, each 1 in ``cents``.
+    total = step * Fraction(meter) + Fraction(step * (step + 1), 2) * Fraction(CENT)
+    return total / cents

@@ -10,6 +10,8 @@ from __future__ import annotations
 from baccarat.wagertypes import WagerType
 
 ROYAL9 = WagerType.ROYAL9.value
+#: How a pricing names the must-hit meter it counted in ``Edge.meters``.
+MUST_HIT = "must_hit"
 _ORDER = [w.value for w in WagerType]
 
 

@@ -37,20 +37,20 @@ from django.utils import timezone
 from baccarat.composition import Composition
 from baccarat.gamemath import analyse
 from baccarat.profiles import RulesSubmission
-from baccarat.royal9 import Royal9Options
-from baccarat.royal9_odds import royal9_edges
+from baccarat.royal9 import MustHit, Royal9Options
+from baccarat.royal9_odds import must_hit_award, royal9_edges
 from baccarat.wagertypes import WagerType
 from casino.events import payload_of
 from casino.models import Event
 from protection import alerts
-from protection.chairs import ROYAL9, priced_as
+from protection.chairs import MUST_HIT, ROYAL9, priced_as
 from protection.models import Edge, Follow
 from protection.rules import RulesInForce
 from protection.shoe_count import CountLost, Priced, ShoeCount, read
 from protection.sittings import Sittings, examine_sessions
 from tablegame import events
 from tablegame.events import TableEvent
-from tablegame.models import ProgressiveMeter, Table
+from tablegame.models import MustHitLink, ProgressiveMeter, Table
 from tablegame.selectors import last_sequence_of_tables
 
 log = logging.getLogger(__name__)
@@ -108,10 +108,54 @@ def price_royal9(
     total: int,
     options: Royal9Options,
     meters: tuple[tuple[str, Decimal], ...],
+    must_hit: MustHitMeter | None,
 ) -> dict[str, Fraction]:
-    """The Royal 9 wager's exact house edge at each chair, named as ``Edge.edges`` keeps it."""
+    """The Royal 9 wager's exact house edge at each chair, named as ``Edge.edges`` keeps it;
+    less what a lone wager can expect of the must-hit meter the table feeds, if any."""
     edges = royal9_edges(royals, total, options, dict(meters))
-    return {priced_as(ROYAL9, chair): edge for chair, edge in edges.items()}
+    award = (
+        Fraction(0)
+        if must_hit is None
+        else must_hit_award(must_hit.amount, must_hit.config, options.wager)
+    )
+    wager = Fraction(options.wager)
+    return {priced_as(ROYAL9, chair): edge - award / wager for chair, edge in edges.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class MustHitMeter:
+    """A must-hit meter as its sign shows it (never its hidden hit value)."""
+
+    name: str
+    amount: Decimal
+    config: MustHit
+
+
+@dataclass(frozen=True, slots=True)
+class Meters:
+    """What a table's Royal 9 awards pay from: its meters as the record last showed them, and
+    the must-hit meter it feeds, as it stands."""
+
+    royal9: dict[str, str]
+    must_hit: MustHitMeter | None
+
+
+def _must_hit_meters(
+    table_ids: list[int], rules: RulesInForce, now: datetime
+) -> dict[int, MustHitMeter]:
+    """The must-hit meter each table that offers Royal 9 feeds (one query, only when one of
+    them does). The amount is the pit's meter now: its linked tables feed it too."""
+    royal = [pk for pk in table_ids if rules.at(pk, now)[1].royal9 is not None]
+    if not royal:
+        return {}
+    rows = MustHitLink.objects.filter(table_id__in=royal).values_list(
+        "table_id", "meter__name", "meter__amount", "meter__reset", "meter__maximum",
+        "meter__increment_rate",
+    )  # fmt: skip
+    return {
+        table_id: MustHitMeter(name, amount, MustHit(reset, maximum, rate))
+        for table_id, name, amount, reset, maximum, rate in rows
+    }
 
 
 def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
@@ -157,6 +201,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
             events_by_chain.setdefault(chain, []).append((sequence, action, data, created_at))
         rules = RulesInForce(tables.values())
         sittings = Sittings.of(tables, rules)
+        must_hit = _must_hit_meters([f.table_id for f in moved], rules, now)
         for chain, f in by_chain.items():
             table = tables[f.table_id]
             count, shoe = _count_of(f), f.shoe
@@ -181,7 +226,13 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                 if count.pricing(due.round) == count.priced:
                     continue  # opened on the count it was priced on after the last round
                 edges[(table.pk, due.shoe, due.round)] = _edge(
-                    table, due, count, rules.at(table.pk, created_at), f.meters, sequence, now
+                    table,
+                    due,
+                    count,
+                    rules.at(table.pk, created_at),
+                    Meters(f.meters, must_hit.get(table.pk)),
+                    sequence,
+                    now,
                 )
                 count.priced = count.pricing(due.round)
             _keep(f, count, shoe, tables[f.table_id].head, now)
@@ -376,28 +427,48 @@ def _edge(
     due: Priced,
     count: ShoeCount,
     in_force: tuple[int | None, RulesSubmission],
-    meters: dict[str, str],
+    meters: Meters,
     sequence: int,
     now: datetime,
 ) -> Edge:
     """The round's pricing. Royal 9 at each chair when the table offers it and the shoe was
     counted by suit, its personal awards paying the meters as the record last showed them
-    (a meter it has not shown: its reseed, as settlement pays it); the round's own
-    contributions, cents on the meters, are not known until its wagers are."""
+    (a meter it has not shown: its reseed, as settlement pays it), with what a lone wager can
+    expect of the must-hit meter; the round's own contributions, cents on the meters, are not
+    known until its wagers are."""
     rules_id, submission = in_force
     edges = price(tuple(count.counts), submission)
     royals: list[int] = []
-    shown: dict[str, str] = {}
+    shown: dict[str, Any] = {}
     options = submission.royal9
     if options is not None and submission.offers(WagerType.ROYAL9) and count.royals is not None:
+        shown_now = meters.royal9
         amounts = {
-            name: Decimal(meters[name]) if name in meters else options.progressive(name).reseed
+            name: Decimal(shown_now[name])
+            if name in shown_now
+            else options.progressive(name).reseed
             for name in ROYAL9_METERS
         }
-        edges = edges | price_royal9(
-            tuple(count.royals), sum(count.counts), options, tuple(sorted(amounts.items()))
-        )
-        royals, shown = list(count.royals), {name: str(a) for name, a in amounts.items()}
+        must_hit = meters.must_hit
+        try:
+            edges = edges | price_royal9(
+                tuple(count.royals),
+                sum(count.counts),
+                options,
+                tuple(sorted(amounts.items())),
+                must_hit,
+            )
+        except ValueError as error:  # a must-hit meter the pit must look at: Royal 9 unpriced
+            log.warning("protection: table %s: Royal 9 not priced: %s", table.pk, error)
+        else:
+            royals, shown = list(count.royals), {name: str(a) for name, a in amounts.items()}
+            if must_hit is not None:
+                shown[MUST_HIT] = {
+                    "name": must_hit.name,
+                    "amount": str(must_hit.amount),
+                    "maximum": str(must_hit.config.maximum),
+                    "increment_rate": str(must_hit.config.increment_rate),
+                }
     return Edge(
         table_id=table.pk,
         shoe=due.shoe,

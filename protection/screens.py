@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString
 
 from baccarat.wagertypes import WagerType
 from protection.alerts import SOURCE, percent
-from protection.chairs import chair_of, label, order
+from protection.chairs import MUST_HIT, chair_of, label, order
 from protection.charts import edge_line
 from protection.models import Edge, Follow, PlayerSession
 from tablegame.marks.models import TableMark
@@ -191,11 +191,19 @@ def protection_page(table: Table, shoe: int | None) -> dict[str, Any]:
 
 
 def meters_shown(edge: Edge) -> str:
-    """The Royal 9 meters a pricing paid the personal awards from: "Star $50,012.35, ..."."""
-    return ", ".join(
-        f"{name.title()} ${Decimal(amount):,.2f}"
-        for name, amount in sorted(edge.meters.items(), key=lambda m: METER_ORDER.index(m[0]))
+    """The meters a pricing paid Royal 9's awards from: "Star $50,012.35, Spade $450.00, Heart
+    $450.00; the Stax must-hit $412.35 (it hits by $500.00)"."""
+    meters = edge.meters
+    text = ", ".join(
+        f"{name.title()} ${Decimal(meters[name]):,.2f}" for name in METER_ORDER if name in meters
     )
+    must_hit = meters.get(MUST_HIT)
+    if isinstance(must_hit, dict):
+        text += (
+            f"; the {must_hit['name']} must-hit ${Decimal(must_hit['amount']):,.2f} (it hits by "
+            f"${Decimal(must_hit['maximum']):,.2f}), as a lone wager's share"
+        )
+    return text
 
 
 def charted(edges: list[Edge]) -> list[str]:

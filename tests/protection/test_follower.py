@@ -12,7 +12,8 @@ from django.test.utils import CaptureQueriesContext
 
 from baccarat.cards import Card
 from baccarat.gamemath import analyse
-from baccarat.royal9_odds import ROYAL_CARDS, royal9_edges
+from baccarat.royal9 import MUST_HIT_CONFIGURATIONS
+from baccarat.royal9_odds import ROYAL_CARDS, must_hit_award, royal9_edges
 from baccarat.seating import curator_offer_order
 from protection.alerts import percent
 from protection.follower import behind, follow
@@ -21,6 +22,7 @@ from tablegame import actions
 from tablegame.actions.corrections import correct_card
 from tablegame.marks.models import TableMark
 from tablegame.models import ProgressiveMeter, Shoe, Table
+from tablegame.progressives.actions import configure_must_hit
 from tests.protection.conftest import eights_and_nines, play, ready_table, strip_rounds
 
 pytestmark = pytest.mark.django_db
@@ -265,3 +267,30 @@ def test_a_chair_whose_royal_9_is_the_players_marks_the_table(dealer: User, floo
         f"Shoe {first.shoe}: favours the players: Royal 9 Progressive at chairs "
         f"{', '.join(str(c) for c in range(1, 15))} since round 1, now {percent(best)} at chair 1"
     )
+
+
+def test_a_table_feeding_a_must_hit_meter_prices_a_lone_wagers_share_of_it(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("ma-big", dealer, floor)
+    royal9 = table.rules.royal9
+    assert royal9 is not None
+    stax = configure_must_hit(table.pit, name="Stax", configuration=3, tables=[table], actor=floor)
+    stax.refresh_from_db()
+    follow([table.pk])
+    first = Edge.objects.get(table=table, round=1)
+    assert first.meters["must_hit"] == {  # as the sign shows it: never its hidden hit value
+        "name": "Stax",
+        "amount": str(stax.amount),
+        "maximum": "200.00",
+        "increment_rate": "0.0200",
+    }
+    paytable = royal9_edges(
+        first.royals,
+        sum(first.counts),
+        royal9,
+        {n: Decimal(a) for n, a in first.meters.items() if n != "must_hit"},
+    )
+    share = must_hit_award(stax.amount, MUST_HIT_CONFIGURATIONS[3], royal9.wager)
+    assert share > 0
+    assert first.edge("royal9", 1) == paytable[1] - share / Fraction(royal9.wager)

@@ -10,8 +10,15 @@ from fractions import Fraction
 import pytest
 
 from baccarat.cards import Card, Rank, Suit, parse_cards
-from baccarat.royal9 import Royal9Options, royal9_award, royal9_prize
-from baccarat.royal9_odds import ROYAL_CARDS, royal9_edges, royal_index
+from baccarat.royal9 import (
+    CENT,
+    MUST_HIT_CONFIGURATIONS,
+    Royal9Options,
+    must_hit_advance,
+    royal9_award,
+    royal9_prize,
+)
+from baccarat.royal9_odds import ROYAL_CARDS, must_hit_award, royal9_edges, royal_index
 
 METERS = {"star": Decimal("61234.56"), "spade": Decimal("812.05"), "heart": Decimal("450.00")}
 OTHER = Card(Rank.TWO, Suit.CLUBS)
@@ -112,3 +119,35 @@ def test_fewer_than_four_cards_price_nothing() -> None:
 def test_impossible_counts_are_refused(royals: list[int], total: int) -> None:
     with pytest.raises(ValueError, match="non-negative counts of nines and pictures"):
         royal9_edges(royals, total, OPTIONS, METERS)
+
+
+def test_the_must_hit_award_to_a_lone_wager_by_hand() -> None:
+    """Configuration 2 ($100 to $500, 5 %): at $499.00 a $5 wager raises the meter 25 cents;
+    the hit value lies in the 100 cents from $499.01 to $500.00, so the step holds it 25 times
+    in 100, at $499.13 on average."""
+    config = MUST_HIT_CONFIGURATIONS[2]
+    award = must_hit_award(Decimal("499.00"), config, Decimal(5))
+    assert award == Fraction(25, 100) * Fraction("499.13")
+    assert must_hit_award(Decimal("499.90"), config, Decimal(5)) == Fraction("499.955")  # sure
+
+
+def test_the_must_hit_award_matches_every_hit_value() -> None:
+    """Against ``must_hit_advance`` itself, over every hit value left."""
+    config = MUST_HIT_CONFIGURATIONS[3]
+    meter, wagered = Decimal("187.31"), Decimal(5)
+    values = [meter + CENT * i for i in range(1, int((config.maximum - meter) / CENT) + 1)]
+    won = sum(
+        (
+            Fraction(paid)
+            for h in values
+            for paid, hit in [must_hit_advance(meter, wagered, config, h)]
+            if hit
+        ),
+        Fraction(0),
+    )
+    assert must_hit_award(meter, config, wagered) == won / len(values)
+
+
+def test_a_must_hit_meter_at_its_maximum_is_refused() -> None:
+    with pytest.raises(ValueError, match="reached its maximum"):
+        must_hit_award(Decimal("500.00"), MUST_HIT_CONFIGURATIONS[2], Decimal(5))
