@@ -86,8 +86,8 @@ InPlay = tuple[Table, Round | None, Shoe | None]
 
 
 def in_play(table: Table) -> InPlay:
-    """The round and shoe the command found, as read with the table's lock (``tablegame.live``),
-    without a query: what was not read is not known."""
+    """The table with the round and shoe the command found, as read with the table's lock
+    (``tablegame.live``), without a query: what was not read is not known."""
     known = vars(live(table))  # what was read, not what would be read if asked
     game: Round | None = known.get("last_round")
     shoe: Shoe | None = known.get("shoe")
