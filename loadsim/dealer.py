@@ -260,6 +260,16 @@ class Dealer:
             self.log.refused(f"{self.table.name} {route} {answer.status}: {answer.error}")
             raise Diverged(f"{route} {answer.status}: {answer.error}")
 
+    async def seat(self, seat: int) -> None:
+        """Seat a player, as the tablet's seat dialog does: it opens, reading the players who
+        sat at the table lately (``players/recent/``, which the bot does not pick from: its
+        players are new), and the player is seated by name."""
+        status, _ = await self.http.get(self.path + "players/recent/", user=self.table.dealer)
+        if status != 200:
+            self.log.refused(f"{self.table.name} players/recent/ {status}")
+        await self.command(f"seats/{seat}/sit/", {"player": f"Player {seat}"})
+        self.seats.append(seat)
+
     async def learn(self) -> None:
         """The table's wagers and limits, from the one read of the table's state."""
         status, state = await self.http.get(self.path, user=self.table.dealer)
@@ -287,8 +297,7 @@ class Dealer:
         wanted = self.rng.randint(3, min(7, self.table.seat_count))
         free = [n for n in range(1, self.table.seat_count + 1) if n not in self.seats]
         for seat in sorted(self.rng.sample(free, max(0, wanted - len(self.seats)))):
-            await self.command(f"seats/{seat}/sit/", {"player": f"Player {seat}"})
-            self.seats.append(seat)
+            await self.seat(seat)
         self.seats.sort()
         self.curator, self.previous_curator = where.curator_seat, where.previous_curator_seat
         self.player_dealer = where.player_dealer_seat

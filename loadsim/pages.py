@@ -13,6 +13,7 @@ run (``loadsim.run``) sends them over HTTP and times them. Live's own bookkeepin
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable
@@ -77,16 +78,12 @@ REPLAYED: dict[tuple[str, str], str] = {
         "not replayed: a Rules Submission filed, now and then"
     ),
     ("dealer.js", "Http.getJSON(`${api}players/recent/`)"): (
-        "not replayed: read as the seat dialog opens, when a player sits down, now and then"
+        "the dealer bot, as it opens the seat dialog for each player it seats "
+        "(loadsim.dealer.Dealer.seat): while it readies its table, the only time the bots seat "
+        "players (they keep them for the run: no player leaves or comes mid-shoe)"
     ),
-    ("surveillance_significant.js", "Http.getText(strip().dataset.url)"): (
-        "not replayed: the strip is read again only on a hello or a gap of its socket (the wall's "
-        "significant events come live on it)"
-    ),
-    ("surveillance_wall.js", "Http.getJSON(wall.dataset.marksUrl)"): (
-        "not replayed yet: the wall's check of the tables' marks, one query every 30 s for "
-        "the whole floor"
-    ),
+    ("surveillance_significant.js", "Http.getText(strip().dataset.url)"): "WallPage.read_strip",
+    ("surveillance_wall.js", "Http.getJSON(wall.dataset.marksUrl)"): "WallPage.read_marks",
     ("protection.js", "Http.getText(url.pathname + url.search)"): (
         "not replayed: a table's protection page, opened by surveillance for a table at a "
         "time (every 3 s, 204 and one query while nothing new is priced)"
@@ -109,7 +106,10 @@ class Read:
     cause: str = "notice"
     """Why the page sends it: ``load`` (the page opens), ``answer`` (a command's answer did not
     follow the page), ``notice`` (a notice that does not carry what it shows), ``gap`` or
-    ``hello`` (notices missed: the page recovers)."""
+    ``hello`` (notices missed: the page recovers), ``timer`` (the page's own clock)."""
+    again: bool = True
+    """Asked for while the same read is on its way: sent once more when it comes back (most
+    scripts' ``inFlight``/``again``); False: the ask is dropped (the script's ``reading``)."""
 
 
 @dataclass
@@ -453,12 +453,17 @@ class ProgressivesPage(Page):
 
 
 class WallPage(Page):
-    """``surveillance_wall.js`` and ``surveillance_notices.js``: every table's tile patched from
-    its notices through a whole round and a shoe's procedure; a tile read again for new decks or
-    a shoe's end, an irregularity, a simulated round or a gap; the notices of procedure changes
-    read again when one is filed or acknowledged."""
+    """``surveillance_wall.js``, ``surveillance_notices.js`` and ``surveillance_significant.js``:
+    every table's tile patched from its notices through a whole round and a shoe's procedure; a
+    tile read again for new decks or a shoe's end, an irregularity, a simulated round or a gap;
+    the notices of procedure changes read again when one is filed or acknowledged; the
+    significant events' strip read again on a hello that differs or a gap (its new events come
+    live); every ``MARKS_EVERY`` seconds the tables' marks checked, and a tile whose marks
+    differ read again."""
 
     kind = "surveillance"
+    MARKS_EVERY = 30.0
+    """Seconds between two checks of the marks (``surveillance_wall.js``'s ``MARKS_EVERY``)."""
     READ_AFTER: ClassVar[dict[str, tuple[str, ...]]] = {
         "changes": ("rules", "limits", "deck_change"),
         "also": ("notices", "seat_count", "layout"),
@@ -472,6 +477,8 @@ class WallPage(Page):
         self.unpatchable: set[int] = set()
         """Tables whose tile, as last read, shows no round, or a round's irregularities: the
         next round is drawn by reading the tile (``drawRound``)."""
+        self.marks: dict[int, str] = {}
+        """Each tile's marks as last read (its ``data-marks``: ``selectors.marks_key``)."""
 
     def _tiles(self, body: bytes) -> None:
         for chunk in body.split(b'<article class="stile')[1:]:
@@ -479,6 +486,8 @@ class WallPage(Page):
             if found is None:
                 continue
             table = int(found.group(1))
+            marks = re.search(rb'data-marks="([^"]*)"', chunk)
+            self.marks[table] = html.unescape(marks.group(1).decode()) if marks else ""
             if b'data-field="review"' in chunk and b'class="irregular"' not in chunk:
                 self.unpatchable.discard(table)
             else:
@@ -487,6 +496,10 @@ class WallPage(Page):
     def answered(self, read: Read, status: int, body: bytes) -> list[Read]:
         if read.what == "wall tile" and status == 200:
             self._tiles(body)
+        if read.what == "wall marks" and status == 200:
+            now: dict[str, str] = json.loads(body)["tables"]
+            differ = [t for t, shown in self.marks.items() if shown != now.get(str(t), "")]
+            return caused([self.read_tile(table) for table in differ], "timer")
         return []
 
     def read_tile(self, table: int) -> Read:
@@ -494,6 +507,18 @@ class WallPage(Page):
 
     def read_notices(self) -> Read:
         return Read("wall notices", "/surveillance/notices/?partial=1&compact=1")
+
+    def read_strip(self) -> Read:
+        """The significant events' strip (asked again while on its way: dropped)."""
+        return Read("wall significant", "/surveillance/significant/?partial=1", again=False)
+
+    def read_marks(self) -> Read:
+        """The open marks of every table (``/surveillance/marks/``), on the page's clock."""
+        return Read("wall marks", "/surveillance/marks/", cause="timer")
+
+    def on_hello(self, differs: list[int]) -> list[Read]:
+        strip = [self.read_strip()] if differs else []  # once, whatever the tables that differ
+        return [*super().on_hello(differs), *strip]
 
     def opened(self) -> list[Read]:
         return [Read("wall page", "/surveillance/", cause="load")]
@@ -507,8 +532,9 @@ class WallPage(Page):
         notices = [self.read_notices()] if reason != "changed" or events is None else []
         if events and touches(events, **self.NOTICES):
             notices = [self.read_notices()]
+        strip = [self.read_strip()] if reason == "gap" else []
         if reason != "changed" or events is None or message is None:
-            return [self.read_tile(table), *notices]
+            return [self.read_tile(table), *notices, *strip]
         change = message.get("change") or {}
         game = change.get("round") or {}
         if (
@@ -533,4 +559,4 @@ class AccountingPage(Page):
         self.user, self.every = user, every
 
     def read(self) -> Read:
-        return Read("accounting day report", "/accounting/")
+        return Read("accounting day report", "/accounting/", cause="timer")

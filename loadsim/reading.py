@@ -1,7 +1,8 @@
 """The pages' reads, sent over HTTP as their scripts send them, and timed for the report.
 
 A page sends one read of a thing at a time: a read asked for again while the same one is on its
-way is sent once more when it comes back (``floor.js``'s and the wall's ``inFlight``/``again``).
+way is sent once more when it comes back (``floor.js``'s and the wall's ``inFlight``/``again``),
+or dropped where the script drops it (``Read.again``: the significant events' strip).
 Each read's answer goes back to its page (``Page.answered``), which may ask for more.
 """
 
@@ -57,7 +58,8 @@ class Reader:
         for read in reads:
             key = (id(page), read.path)
             if key in self._flying:
-                self._again.setdefault(key, began)
+                if read.again:
+                    self._again.setdefault(key, began)
                 continue
             self._flying.add(key)
             task = asyncio.create_task(self._one(page, read, key, began))

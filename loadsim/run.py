@@ -53,6 +53,7 @@ from loadsim.pages import (
     DisplayPage,
     Page,
     ProgressivesPage,
+    Read,
     TabletPage,
     WallPage,
 )
@@ -245,6 +246,7 @@ async def _run(
         watchers = await _open(
             screens, screens_http, sockets_url, floor.staff.sessions, stop, reader
         )
+        watchers += _clocks(screens, reader, stop)
         report.screens_refused = [f"{s.kind} {s.path}: {s.refused}" for s in screens if s.refused]
         base = await asyncio.to_thread(floor_db.in_thread, floor_db.last_sequences, floor.tables)
         for screen in screens:  # what each screen should hear starts at its own first hello
@@ -270,7 +272,10 @@ async def _run(
         ticker = asyncio.create_task(_watch_loop(lag))
         if reader is not None and options.accounting_every > 0:
             books = AccountingPage(ACCOUNTING, every=options.accounting_every)
-            watchers.append(asyncio.create_task(_now_and_then(books, reader, stop)))
+            first = random.uniform(0, books.every)
+            watchers.append(
+                asyncio.create_task(_every(books, books.read, books.every, first, reader, stop))
+            )
         cpu_before = _cpu(server)
         memory_before = server.memory() if server else {}
         faults = None
@@ -404,12 +409,36 @@ def _answers_to(tablet: TabletPage, reader: Reader) -> Callable[[Answer], None]:
     return answered
 
 
-async def _now_and_then(page: AccountingPage, reader: Reader, stop: asyncio.Event) -> None:
-    """A page read every ``page.every`` seconds until ``stop`` (the first a random part in)."""
-    await asyncio.sleep(random.uniform(0, page.every))
+async def _every(
+    page: Page,
+    read: Callable[[], Read],
+    every: float,
+    first: float,
+    reader: Reader,
+    stop: asyncio.Event,
+) -> None:
+    """The page's ``read`` every ``every`` seconds, the first after ``first``, until ``stop``:
+    what a page reads on its own clock (accounting's report, the wall's marks)."""
+    await asyncio.sleep(first)
     while not stop.is_set():
-        reader.send(page, [page.read()])
-        await asyncio.sleep(page.every)
+        reader.send(page, [read()])
+        await asyncio.sleep(every)
+
+
+def _clocks(
+    screens: list[Screen], reader: Reader | None, stop: asyncio.Event
+) -> list[asyncio.Task[None]]:
+    """What the open pages read on their own clocks from their load on: each wall its marks
+    every ``WallPage.MARKS_EVERY`` seconds (``setInterval(checkMarks, ...)``)."""
+    if reader is None:
+        return []
+    walls = [s.page for s in screens if isinstance(s.page, WallPage) and not s.refused]
+    return [
+        asyncio.create_task(
+            _every(wall, wall.read_marks, wall.MARKS_EVERY, wall.MARKS_EVERY, reader, stop)
+        )
+        for wall in walls
+    ]
 
 
 async def _open(

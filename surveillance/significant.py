@@ -2,8 +2,8 @@
 what the record holds of the kinds ``tablegame.kinds.SIGNIFICANT`` names (a card corrected, a
 round void, an irregularity, a recut ordered, the shoe passed on an order, cards spread face up
 for a player), and the dealers' refusals kept (``tablegame.refusals``: a card not in the shoe, a
-wager after no more bets, a card not due, a wager over the limit), newest first, each with a link
-to its round's review.
+wager after no more bets, a card not due, a wager over the limit or under the minimum, a card code
+mistyped), newest first, each with a link to its round's review.
 
 The wall shows the newest in a strip (``templates/surveillance/_significant.html``, read again by
 ``static/js/surveillance_significant.js``, which adds the socket's new ones live and marks each

@@ -2,9 +2,10 @@
 
 Most refusals are a dealer's slip, said and forgotten. A few say something surveillance must see
 (issue 30, game protection): a card the shoe cannot hold, a wager after "no more bets", a card
-when none is due, a wager over the table's maximum. Their classes name their ``kind`` (one of
-``RefusalKind``); a dealer's command refused with one is kept (``tablegame.refusals``) and told
-to surveillance and the pit. Which refusals matter is said here, by class, never by the words.
+when none is due, a wager over the table's maximum or under its minimum, a card code that is no
+card at all. Their classes name their ``kind`` (one of ``RefusalKind``); a dealer's command
+refused with one is kept (``tablegame.refusals``) and told to surveillance and the pit. Which
+refusals matter is said here, by class, never by the words.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ class RefusalKind(StrEnum):
     LATE_WAGER = "late_wager"
     ILLEGAL_DEAL = "illegal_deal"
     OVER_LIMIT = "over_limit"
+    UNDER_LIMIT = "under_limit"
+    MISTYPED_CARD = "mistyped_card"
 
     @property
     def label(self) -> str:
@@ -33,6 +36,8 @@ REFUSAL_LABELS = {
     RefusalKind.LATE_WAGER: "Wager after no more bets",
     RefusalKind.ILLEGAL_DEAL: "Card not due",
     RefusalKind.OVER_LIMIT: "Wager over the limit",
+    RefusalKind.UNDER_LIMIT: "Wager under the minimum",
+    RefusalKind.MISTYPED_CARD: "Card code mistyped",
 }
 
 
@@ -61,3 +66,17 @@ class OverLimit(ActionError):
     """A wager over the table's maximum."""
 
     kind = RefusalKind.OVER_LIMIT
+
+
+class UnderLimit(ActionError):
+    """A wager under the table's minimum."""
+
+    kind = RefusalKind.UNDER_LIMIT
+
+
+class MistypedCard(ActionError):
+    """A card code that is no card at all (``baccarat.cards.Card.parse`` refused its text). The
+    API's input refuses it before the action (``tablegame.api.serializers.CardField``, kept by
+    ``tablegame.refusals.mistyped``); an action called otherwise refuses it with this."""
+
+    kind = RefusalKind.MISTYPED_CARD

@@ -10,12 +10,16 @@ the first kept one by one, the rest counted on the last one kept (``TableRefusal
 UPDATE, nothing inserted). An accepted command costs nothing; a refusal of another kind,
 nothing. Never raises: the dealer is
 answered whether or not the refusal could be kept (a failure is logged).
+
+A card code that is no card at all is refused by the API's input (400) before any transaction,
+lock or read: ``mistyped`` keeps it, reading the table, its round and shoe (and, for a dealer,
+whether they may act there: one not assigned to the table is not its dealer) for it alone.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -24,6 +28,7 @@ from django.utils import timezone
 from casino.refusals import counted_on_last, keep_last, minute_count
 from casino.roles import Actor
 from tablegame.broadcast import announce_refusal
+from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError, RefusalKind
 from tablegame.live import live
 from tablegame.models import Round, Shoe, Table, TableRefusal
@@ -47,37 +52,80 @@ def kept(
     if error.kind is None:
         return None
     try:
-        return _keep(table, error.kind, str(error), actor, command, given)
+        return _keep(
+            table.pk, error.kind, str(error), actor, command, given, lambda: in_play(table)
+        )
     except Exception:
         log.warning("refusal of %s at table %s not kept", command, table.pk, exc_info=True)
         return None
 
 
-def in_play(table: Table) -> tuple[Round | None, Shoe | None]:
-    """The round and shoe the command found, as read with the table's lock (``tablegame.live``),
-    without a query: what was not read is not known."""
+def mistyped(
+    table_id: int, words: str, *, actor: Actor, command: str, given: Mapping[str, Any]
+) -> TableRefusal | None:
+    """Keep a card code that is no card (``given``: the field and the text as typed; ``words``:
+    what the dealer was told), refused by ``command``'s input at the table ``table_id``; the row
+    kept, or None (no such table, or a dealer who may not act there)."""
+    try:
+        return _keep(
+            table_id,
+            RefusalKind.MISTYPED_CARD,
+            words,
+            actor,
+            command,
+            given,
+            lambda: _read_in_play(table_id, actor),
+        )
+    except Exception:
+        log.warning("mistyped card of %s at table %s not kept", command, table_id, exc_info=True)
+        return None
+
+
+#: Where a refusal happened: the table, and the round and shoe in play if known.
+InPlay = tuple[Table, Round | None, Shoe | None]
+
+
+def in_play(table: Table) -> InPlay:
+    """The table with the round and shoe the command found, as read with the table's lock
+    (``tablegame.live``), without a query: what was not read is not known."""
     known = vars(live(table))  # what was read, not what would be read if asked
     game: Round | None = known.get("last_round")
     shoe: Shoe | None = known.get("shoe")
     if game is not None and Round.shoe.is_cached(game):
         shoe = game.shoe
-    return game, shoe
+    return table, game, shoe
+
+
+def _read_in_play(table_id: int, actor: Actor) -> InPlay | None:
+    """The table, its round in play (with its shoe) or else its current shoe, read for a refusal
+    no command read them for; None for no such table or a dealer who may not act there."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or dealer_refusal(actor, table.pk) is not None:
+        return None
+    game = table.active_round()
+    return table, game, game.shoe if game is not None else table.current_shoe()
 
 
 def _keep(
-    table: Table,
+    table_id: int,
     kind: RefusalKind,
     words: str,
     actor: Actor,
     command: str,
     given: Mapping[str, Any],
+    where: Callable[[], InPlay | None],
 ) -> TableRefusal | None:
+    """Count the refusal in its minute; keep it (``where`` it happened, asked only then) while
+    the minute's bound allows, else count it on the last one kept."""
     now = timezone.now()
-    key = f"table-refusals:{actor.pk}:{table.pk}:{kind}:{now:%Y%m%d%H%M}"
+    key = f"table-refusals:{actor.pk}:{table_id}:{kind}:{now:%Y%m%d%H%M}"
     count = minute_count(key)
     if counted_on_last(TableRefusal.objects.all(), key, count):
         return None
-    game, shoe = in_play(table)
+    found = where()
+    if found is None:
+        return None
+    table, game, shoe = found
     row = TableRefusal(
         at=now,
         table=table,

@@ -26,6 +26,7 @@ from tablegame.actions.common import (
     record,
 )
 from tablegame.actions.rounds import COMPLETION_FIELDS, complete_coup
+from tablegame.errors import MistypedCard
 from tablegame.models import Round, Table
 from tablegame.work import work
 
@@ -59,7 +60,7 @@ def correct_card(
     try:
         right = Card.parse(card)
     except CardError as error:
-        raise ActionError(str(error)) from None
+        raise MistypedCard(str(error)) from None
     cards = list(game.cards.all())
     in_coup = [c for c in cards if c.hand in HANDS]  # not a card discarded or held back
     entry = next((c for c in in_coup if c.position == position), None)

@@ -20,6 +20,7 @@ from casino.roles import Actor
 from tablegame import events
 from tablegame.actions.common import ActionError, action, lock_table, record
 from tablegame.actions.rounds import complete_coup
+from tablegame.errors import MistypedCard
 from tablegame.models import Card as DealtCard
 from tablegame.models import Irregularity, Round, Shoe, Table
 from tablegame.work import work
@@ -38,7 +39,7 @@ def report_irregularity(
     try:
         the_card = Card.parse(card)
     except CardError as error:
-        raise ActionError(str(error)) from None
+        raise MistypedCard(str(error)) from None
     game = table.active_round()
     if game is None or game.state not in (Round.State.DEALING, Round.State.COMPLETE):
         raise ActionError("Irregularities are reported while a round is being dealt.")

@@ -46,7 +46,7 @@ from tablegame.actions.common import (
     record,
 )
 from tablegame.dealers import dealer_dealing
-from tablegame.errors import IllegalCard, LateWager, OverLimit
+from tablegame.errors import IllegalCard, LateWager, MistypedCard, OverLimit, UnderLimit
 from tablegame.live import live
 from tablegame.models import (
     Card as DealtCard,
@@ -181,7 +181,7 @@ def _check_limits(table: Table, kind: WagerType, amount: Decimal) -> None:
     if limit is None:
         return
     if amount < limit.minimum:
-        raise ActionError(f"The {kind.label} minimum is ${limit.minimum}; ${amount} is too little.")
+        raise UnderLimit(f"The {kind.label} minimum is ${limit.minimum}; ${amount} is too little.")
     if amount > limit.maximum:
         raise OverLimit(f"The {kind.label} maximum is ${limit.maximum}; ${amount} is over it.")
 
@@ -395,7 +395,7 @@ def deal_card(table: Table, *, card: str, actor: Actor) -> Round:
     try:
         dealt = Card.parse(card)
     except CardError as error:
-        raise ActionError(str(error)) from None
+        raise MistypedCard(str(error)) from None
     cards = list(game.cards.all())
     before = game.coup(cards)  # the coup counts the Player's and Banker's cards only
     try:

@@ -37,6 +37,7 @@ from tablegame.actions.common import (
     supervisor_reason,
 )
 from tablegame.actions.tables import refuse_open_markers
+from tablegame.errors import MistypedCard
 from tablegame.models import DeckChange, Shoe, Table
 from tablegame.models.shoes import fresh_counts
 from tablegame.work import work
@@ -402,7 +403,7 @@ def burn_cards(table: Table, *, first_card: str, actor: Actor) -> Shoe:
     try:
         card = Card.parse(first_card)
     except CardError as error:
-        raise ActionError(str(error)) from None
+        raise MistypedCard(str(error)) from None
     shoe.take(card)
     face_down = burn(card)
     _advance(

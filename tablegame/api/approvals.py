@@ -112,9 +112,7 @@ class ApprovedCommand(TableCommand):
     """The command's name in its idempotency record (the action's)."""
 
     def post(self, request: Request, table_id: int, **where: int) -> HttpResponse:
-        body = self.get_serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        given = dict(body.validated_data)
+        given = self.validated(request, table_id)
         approved = approval(request, given, self.command)
         if isinstance(approved, Response):
             return approved

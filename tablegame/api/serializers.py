@@ -94,6 +94,29 @@ class CardField(serializers.CharField):
         return text
 
 
+#: The most of a mistyped card code kept for surveillance (``mistyped_cards``).
+MISTYPED_KEPT = 20
+
+
+def mistyped_cards(body: serializers.Serializer[Any]) -> tuple[dict[str, str], str] | None:
+    """The card codes ``body`` refused as no card (its ``CardField``s given text, not blank,
+    that the field refused), as typed (at most ``MISTYPED_KEPT`` characters), with the first's
+    words as the dealer is told them; None when no card was mistyped (missing, blank or not
+    text is no typing). Call after ``is_valid()`` found errors."""
+    data = body.initial_data if isinstance(body.initial_data, dict) else {}
+    typed: dict[str, str] = {}
+    words = ""
+    for name, field in body.fields.items():
+        text, refused = data.get(name), body.errors.get(name)
+        if not isinstance(field, CardField) or not refused or not isinstance(text, str):
+            continue
+        if not text.strip():
+            continue
+        typed[name] = text[:MISTYPED_KEPT]
+        words = words or f"{name}: {refused[0]}"
+    return (typed, words) if typed else None
+
+
 def plain_json(value: object) -> object:
     """``value`` with every Decimal as a string: the event record takes plain JSON only."""
     if isinstance(value, Decimal):

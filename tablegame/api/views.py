@@ -17,13 +17,14 @@ from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.authentication import BaseAuthentication
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from casino import access
+from tablegame import refusals
 from tablegame.api import serializers as inputs
 from tablegame.api.commands import command_name, run_command
 from tablegame.api.errors import DecimalJSONParser
@@ -140,10 +141,23 @@ class TableCommand(APIView):
         kwargs.setdefault("context", {"request": self.request, "view": self})
         return self.serializer_class(*args, **kwargs)
 
-    def post(self, request: Request, table_id: int, **where: int) -> HttpResponse:
+    def validated(self, request: Request, table_id: int) -> dict[str, Any]:
+        """The body's input as the action takes it, or a 400 (``ValidationError``); a card code
+        that is no card is kept for surveillance first (``tablegame.refusals.mistyped``)."""
         body = self.get_serializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        arguments = {**where, **body.validated_data}
+        if body.is_valid():
+            return dict(body.validated_data)
+        mistyped = inputs.mistyped_cards(body)
+        if mistyped is not None:
+            user = request.user
+            assert isinstance(user, User)  # signed in (``Policy``)
+            typed, words = mistyped
+            name = type(self).table_action.__name__
+            refusals.mistyped(table_id, words, actor=user, command=name, given=typed)
+        raise ValidationError(body.errors)
+
+    def post(self, request: Request, table_id: int, **where: int) -> HttpResponse:
+        arguments = {**where, **self.validated(request, table_id)}
         action = type(self).table_action
         return run_command(
             request,

@@ -1,6 +1,7 @@
-"""A dealer's refusal that is kept (a card not in the shoe, a wager after no more bets) reaches
-the surveillance room's socket and the pit's as it happens, with the words the dealer was told;
-the table's own socket, whose tablet was told already, hears nothing of it."""
+"""A dealer's refusal that is kept (a card not in the shoe, a wager after no more bets, a card code
+mistyped, refused by the command's input) reaches the surveillance room's socket and the pit's as
+it happens, with the words the dealer was told; the table's own socket, whose tablet was told
+already, hears nothing of it."""
 
 from __future__ import annotations
 
@@ -48,7 +49,9 @@ def dealing(floor_staff: dict[str, Any]) -> tuple[Table, APIClient]:
     return table, tablet
 
 
-def heard(floor_staff: dict[str, Any], route: str, body: dict[str, Any]) -> list[Any]:
+def heard(
+    floor_staff: dict[str, Any], route: str, body: dict[str, Any], status: int = 409
+) -> list[Any]:
     """What surveillance, the pit and the table's socket hear of one refused command."""
     table, tablet = dealing(floor_staff)
     watcher = floor_staff["pitboss"]
@@ -64,7 +67,7 @@ def heard(floor_staff: dict[str, Any], route: str, body: dict[str, Any]) -> list
         for client in (room, pit, own):
             await opened(client)
         answer = await sync_to_async(post)()
-        assert answer.status_code == 409
+        assert answer.status_code == status
         told = [await room.receive_json_from(timeout=3), await pit.receive_json_from(timeout=3)]
         assert await own.receive_nothing(timeout=0.3)
         for client in (room, pit, own):
@@ -112,3 +115,15 @@ def test_a_wager_after_no_more_bets_reaches_the_surveillance_socket_as_it_is_ref
         {"seat": 2, "wager": "player", "amount": "100.00"},
     )
     assert words == room["words"]
+
+
+def test_a_mistyped_card_reaches_the_surveillance_and_pit_sockets_as_it_is_refused(floor_staff):
+    words, room, pit = heard(floor_staff, "round/cards/", {"card": "S5"}, status=400)
+    assert room == pit
+    assert (room["kind"], room["label"], room["given"]) == (
+        "mistyped_card",
+        "Card code mistyped",
+        {"card": "S5"},
+    )
+    assert room["words"] == words and "'S5' is not a card" in words
+    assert room["round"] == 1

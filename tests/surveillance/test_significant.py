@@ -140,3 +140,28 @@ def test_the_walls_strip_alone_is_what_the_wall_reads_again(floor_events):
     assert part.lstrip().startswith('<section id="significant"')
     assert len(items(part)) == 3
     assert TableRefusal.objects.count() == 1
+
+
+def test_a_wager_under_the_minimum_and_a_mistyped_card_are_listed_in_words_and_by_kind(staff):
+    dealer, floor = staff["dealer"], staff["floor"]
+    table = ready_table("ma-mini", dealer, floor)
+    actions.open_round(table, actor=dealer)
+    tablet = APIClient()
+    tablet.force_login(dealer)
+    base = f"/api/tables/{table.pk}/round/"
+    low = {"seat": 1, "type": "banker", "amount": "1"}
+    key = {"Idempotency-Key": "low"}
+    assert tablet.post(base + "wagers/", low, format="json", headers=key).status_code == 409
+    actions.no_more_bets(table, actor=dealer)
+    key = {"Idempotency-Key": "q1"}
+    assert (
+        tablet.post(base + "cards/", {"card": "Q1"}, format="json", headers=key).status_code == 400
+    )
+    client = client_for("surveillance")
+    shown = items(page_of(client, "/surveillance/significant/"))
+    assert len(shown) == 2
+    assert "Card code mistyped" in shown[0] and "Q1&#x27; is not a card" in shown[0]
+    assert "Wager under the minimum" in shown[1] and "$1.00 is too little" in shown[1]
+    by_kind = items(page_of(client, "/surveillance/significant/?kind=under_limit"))
+    assert len(by_kind) == 1 and "too little" in by_kind[0]
+    assert len(items(page_of(client, "/surveillance/significant/?kind=mistyped_card"))) == 1
