@@ -4,9 +4,10 @@
 for all of them, only the kinds that move the count or name a round), replays them through
 ``shoe_count.read``, computes the exact edges of every round due a price with the rules
 engine, and writes them (``Edge``, one statement for the batch) with how far it read
-(``Follow``), in one transaction; then the alerts (``alerts.mark_tables``). Two followers may
-run: each table is read by one at a time (its ``Follow`` row is locked, ``skip_locked``), and a
-table another holds is left to it.
+(``Follow``), in one transaction; then the alerts (``alerts.mark_tables``). The pit consoles of
+the tables whose players' ratings moved are told after commit (``console.ratings_changed``).
+Two followers may run: each table is read by one at a time (its ``Follow`` row is locked,
+``skip_locked``), and a table another holds is left to it.
 
 A table first followed is read from the start of its current shoe (its last ``decks_received``
 or ``idle_respread``) or its last opening, whichever came first: what came before was never
@@ -38,7 +39,7 @@ from baccarat.gamemath import analyse
 from baccarat.profiles import RulesSubmission
 from casino.events import payload_of
 from casino.models import Event
-from protection import alerts
+from protection import alerts, console
 from protection.models import Edge, Follow
 from protection.rules import RulesInForce
 from protection.shoe_count import CountLost, Priced, ShoeCount, read
@@ -168,6 +169,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                                "sequence"],
             )  # fmt: skip
         examined = examine_sessions(sittings.save(edges))
+        console.ratings_changed(sittings.tables_changed(), tables)
         alerts.mark_tables(moved, tables, edges.values())
         alerts.mark_findings(tables, sittings, examined)
         _save(moved)
