@@ -35,6 +35,8 @@ REPLAYED: dict[tuple[str, str], str] = {
         "buttons do"
     ),
     ("alerts.js", "Http.getText(panel.dataset.url)"): "ConsolePage.read_alerts",
+    ("console_refusals.js", "Http.getText(strip.dataset.url)"): "ConsolePage.read_refusals",
+    ("panels.js", "Http.getText(section.dataset.url)"): "ConsolePage.read_ratings",
     (
         "alerts.js",
         'Http.post("/alerts/acknowledge/", { alert: Number(button.dataset.acknowledge) })',
@@ -372,8 +374,10 @@ class DisplayPage(Page):
 
 
 class ConsolePage(Page):
-    """``floor.js`` and ``alerts.js``: a supervisor's console of one pit; a tile patched from
-    each notice, read again only for what a notice does not carry."""
+    """``floor.js``, ``alerts.js``, ``console_refusals.js`` and ``panels.js``: a supervisor's
+    console of one pit; a tile patched from each notice, read again only for what a notice does
+    not carry; the alerts, the refusals strip and the ratings panel (game protection's, through
+    ``tablegame.panels``) read on load, on their own notices, and after notices were missed."""
 
     kind = "pit console"
     NOT_CARRIED = frozenset({"rules", "limits", "deck_change"})
@@ -393,15 +397,24 @@ class ConsolePage(Page):
     def read_alerts(self) -> Read:
         return Read("console alerts", "/alerts/")
 
+    def read_refusals(self) -> Read:
+        return Read("console refusals", "/floor/refusals/")
+
+    def read_ratings(self) -> Read:
+        return Read("console ratings", f"/protection/pits/{self.pit}/ratings/")
+
     def opened(self) -> list[Read]:
-        return caused([Read("console page", "/floor/"), self.read_alerts()], "load")
+        reads = [Read("console page", "/floor/"), self.read_alerts()]
+        return caused([*reads, self.read_refusals(), self.read_ratings()], "load")
 
     def loaded(self, body: bytes) -> None:
         self.live.seen.update(_sequences(r'data-table="(\d+)" data-sequence="(\d+)"', body))
 
     def on_change(self, table: int, reason: str, message: dict[str, Any] | None) -> list[Read]:
         events = events_of(message) if message else None
-        if reason != "changed" or events is None:
+        if reason != "changed":  # missed: what the strip's and the panel's notices said too
+            return [self.read_tile(table), self.read_ratings(), self.read_refusals()]
+        if events is None:
             return [self.read_tile(table)]
         if parts_of(message) & self.NOT_CARRIED if message else False:
             return [self.read_tile(table)]
@@ -410,7 +423,13 @@ class ConsolePage(Page):
         return []
 
     def on_other(self, message: dict[str, Any]) -> list[Read]:
-        return [self.read_alerts()] if message.get("type") == "alert" else []
+        read = {
+            "alert": self.read_alerts,
+            "refused": self.read_refusals,
+            "panel": self.read_ratings,
+        }
+        found = read.get(str(message.get("type")))
+        return [found()] if found else []
 
 
 class ProgressivesPage(Page):

@@ -1,10 +1,11 @@
-"""The pit's pages under ``/floor/``: Rules Submissions, the pit's procedure, and the
-Complimentary Vigorish Forms, with their actions."""
+"""The pit's pages under ``/floor/``: a tile and the dealers' refusals of the console, Rules
+Submissions, the pit's procedure, and the Complimentary Vigorish Forms, with their actions."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, path
 
+from pit import refusals
 from pit import views as console
 from pit import views_forms as forms
 from pit import views_rules as rules
@@ -17,6 +18,7 @@ urlpatterns: list[URLPattern] = [
     path("tables/<int:table_id>/seats/", rules.table_seats, name="floor_table_seats"),
     path("tables/<int:table_id>/decks/", rules.table_decks, name="floor_table_decks"),
     path("tables/<int:table_id>/players/", seats.seat_at_table, name="floor_seat_player"),
+    path("refusals/", refusals.refusals_strip, name="floor_refusals"),
     path("procedure/", rules.pit_procedure, name="floor_pit_procedure"),
     path("forms/", forms.forms_page, name="vigorish_forms"),
     path("forms/<int:form_id>/pdf/", forms.form_pdf_view, name="vigorish_form_pdf"),

@@ -14,17 +14,22 @@ from casino import access
 from casino.supervision import pits_shown
 from pit.console import TILES
 from pit.selectors import floor_overview
+from tablegame import panels
 from tablegame.models import Table
 
 
 @access.page("page:floor")
 def floor(request: HttpRequest) -> HttpResponse:
     """The pit console: every table of the pits the person supervises (``?pits=all``: of every
-    pit; ``?pits=1,3``: of those), each tile kept live by ``floor.js``."""
+    pit; ``?pits=1,3``: of those), each tile kept live by ``floor.js``; under each pit's tiles
+    the panels other apps draw for it that the person may read (``tablegame.panels``, kept by
+    ``panels.js``), and the refusals of the pits' dealers (``pit.refusals``)."""
     person = request.user
     assert isinstance(person, User)  # signed in (``access.page``)
     shown = pits_shown(person, request.GET.get("pits"))
-    pits = [(pit, _with_json(floor_overview(pit))) for pit in shown.pits]
+    pits = [
+        (pit, _with_json(floor_overview(pit)), panels.shown(person, pit.pk)) for pit in shown.pits
+    ]
     return render(request, "floor.html", {"pits": pits, "shown": shown, "tiles": TILES})
 
 

@@ -6,3 +6,8 @@ class ProtectionConfig(AppConfig):
 
     name = "protection"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from protection import console
+
+        console.register()  # the pit console's ratings panel (``tablegame.panels``)

@@ -4,9 +4,10 @@
 for all of them, only the kinds that move the count or name a round), replays them through
 ``shoe_count.read``, computes the exact edges of every round due a price with the rules
 engine, and writes them (``Edge``, one statement for the batch) with how far it read
-(``Follow``), in one transaction; then the alerts (``alerts.mark_tables``). Two followers may
-run: each table is read by one at a time (its ``Follow`` row is locked, ``skip_locked``), and a
-table another holds is left to it.
+(``Follow``), in one transaction; then the alerts (``alerts.mark_tables``). The pit consoles of
+the tables whose players' ratings moved are told after commit (``console.ratings_changed``).
+Two followers may run: each table is read by one at a time (its ``Follow`` row is locked,
+``skip_locked``), and a table another holds is left to it.
 
 A table first followed is read from the start of its current shoe (its last ``decks_received``
 or ``idle_respread``) or its last opening, whichever came first: what came before was never
@@ -42,7 +43,7 @@ from baccarat.royal9_odds import must_hit_award, royal9_edges
 from baccarat.wagertypes import WagerType
 from casino.events import payload_of
 from casino.models import Event
-from protection import alerts
+from protection import alerts, console
 from protection.chairs import MUST_HIT, ROYAL9, priced_as
 from protection.models import Edge, Follow
 from protection.rules import RulesInForce
@@ -245,6 +246,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                                "favourable", "priced_at", "sequence"],
             )  # fmt: skip
         examined = examine_sessions(sittings.save(edges))
+        console.ratings_changed(sittings.tables_changed(), tables)
         alerts.mark_tables(moved, tables, edges.values())
         alerts.mark_findings(tables, sittings, examined)
         _save(moved)

@@ -69,6 +69,11 @@ class Rating:
     def flagged(self) -> list[str]:
         return [w for w, f in self.session.findings.items() if f.get("flagged")]
 
+    @property
+    def flagged_labels(self) -> list[str]:
+        """The side wagers the advantage test flagged, in words: "Dragon 7"."""
+        return [WagerType(w).label for w in sorted(self.flagged)]
+
 
 def dollars(amount: Decimal) -> str:
     """Money with its sign in front of the dollar: "$20.00", "\u2212$560.00"."""
@@ -78,6 +83,13 @@ def dollars(amount: Decimal) -> str:
 def ratings(day: datetime.date) -> list[Rating]:
     """The sessions begun on gaming day ``day``, rated (one query)."""
     return _rated(PlayerSession.objects.filter(gaming_day=day))
+
+
+def seated(pit_id: int) -> list[Rating]:
+    """The players seated now at the pit's tables (their sessions still open), rated, by table
+    and seat (one query): the pit console's panel (``protection.console``)."""
+    rated = _rated(PlayerSession.objects.filter(table__pit_id=pit_id, left_at__isnull=True))
+    return sorted(rated, key=lambda r: (r.table, r.session.seat))
 
 
 def rating_of(session: PlayerSession) -> Rating:

@@ -127,6 +127,16 @@ class Sittings:
         self._rides()
         return list(examine_them.values())
 
+    def tables_changed(self) -> set[int]:
+        """The tables where this batch seated, changed, or ended a session, or rated a wager of
+        one (what the pit console's ratings panel shows of them moved)."""
+        sessions = [*self.new, *self.changed.values()]
+        return (
+            {s.table_id for s in sessions}
+            | {w.table_id for w in self.wagers if w.session is not None}
+            | {table_id for table_id, *_ in self.rides}
+        )
+
     def _rides(self) -> None:
         """House Money let ride on a wager that lost is lost with it (as accounting counts it,
         ``ride_back``): once (``ride_lost``), at tables that offer House Money only."""

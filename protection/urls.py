@@ -12,6 +12,7 @@ urlpatterns: list[URLPattern] = [
     path("", views.floor, name="floor"),
     path("ratings/", views.ratings_page, name="ratings"),
     path("sessions/<int:session_id>/", views.session, name="session"),
+    path("pits/<int:pit_id>/ratings/", views.pit_ratings, name="pit-ratings"),
     path("ratings.csv", views.ratings_csv_file, name="ratings-csv"),
     path("ratings.pdf", views.ratings_pdf_file, name="ratings-pdf"),
     path("tables/<int:table_id>/", views.table, name="table"),

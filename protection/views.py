@@ -14,11 +14,13 @@ import datetime
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 
 from casino import access
+from casino.models import Pit
 from casino.record import deployment_casino
 from protection.models import Edge, PlayerSession
-from protection.ratings import ratings, ratings_csv, ratings_pdf, session_page
+from protection.ratings import ratings, ratings_csv, ratings_pdf, seated, session_page
 from protection.screens import floor_rows, protection_page
 from tablegame.models import Table
 from tablegame.views_review import local_path
@@ -138,3 +140,13 @@ def session(request: HttpRequest, session_id: int) -> HttpResponse:
         PlayerSession.objects.select_related("table__pit__casino"), pk=session_id
     )
     return render(request, "protection/session.html", session_page(found))
+
+
+@never_cache
+@access.page("page:protection:ratings")
+def pit_ratings(request: HttpRequest, pit_id: int) -> HttpResponse:
+    """The pit console's ratings panel (``protection.console``): every player seated now at the
+    pit's tables, rated (two queries: the pit, the ratings)."""
+    pit = get_object_or_404(Pit.objects.select_related("casino"), pk=pit_id)
+    context = {"pit": pit, "rows": seated(pit.pk), "zone": pit.casino.zone}
+    return render(request, "protection/_seated.html", context)

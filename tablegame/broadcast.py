@@ -191,6 +191,17 @@ def announce_mark(table_id: int, pit_id: int | None) -> None:
     notices.put(Notice(groups=groups, message=message))
 
 
+def announce_panel(name: str, pit_id: int, tables: list[int]) -> None:
+    """Queue a notice for the pit's screens that a console panel (``tablegame.panels``) changed
+    for ``tables`` of the pit: the console reads the panel again; never raises. Called after
+    commit. A panel is no event of a chain: the notice carries no sequence, and a lost one is
+    made good by the next, or by the console's reading of its panels when its socket says
+    hello again after a gap."""
+    frame = json.dumps({"type": "panel", "panel": name, "pit": pit_id, "tables": tables})
+    message = {"type": "pit.panel", "pit": pit_id, "text": frame}
+    notices.put(Notice(groups=(pit_group(pit_id),), message=message))
+
+
 def announce_pit_forms(
     pit_id: int, sequence: int, action: str, *, table_id: int | None = None
 ) -> None:

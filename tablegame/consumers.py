@@ -28,6 +28,9 @@ table data. What a screen hears (protocol also in ``static/js/live.js``):
   win, a payment or new parameters: read it again);
 - on a pit or surveillance socket, ``{"type": "mark", "table": 7}`` when a table's marks
   (``tablegame.marks``: game protection's alerts) were raised, restated or cleared: read them;
+- on a pit socket, ``{"type": "panel", "panel": "ratings", "pit": 1, "tables": [7]}`` when a
+  panel of the pit console that another app draws (``tablegame.panels``: game protection's
+  ratings) changed for those tables: read it again;
 - the hello, when the screen asks for one with ``{"type": "hello"}`` (a second watcher on the
   page's socket, ``live.js``), at most once a second; anything else a screen sends is ignored;
 - to a frame that is binary or not JSON, ``{"type": "error", "error": "..."}``; the socket stays
@@ -87,6 +90,10 @@ HELLO_ASKED_EVERY = 1.0
 #: would say so every beat while the database is away).
 HELLO_LOG_INTERVAL = 60.0
 _hello_failed_logged_at = -HELLO_LOG_INTERVAL  # time.monotonic() of the last such line
+
+#: Messages sent on as their text, unread: a dealer's refusal kept (``tablegame.refusals``), a
+#: pit console's panel changed (``tablegame.panels``).
+FORWARDED = frozenset({"table.refused", "pit.panel"})
 
 #: WebSocket close reasons are at most 123 bytes of UTF-8.
 CLOSE_REASON_BYTES = 123
@@ -348,7 +355,7 @@ class Watch(AsyncJsonWebsocketConsumer):
             await self.table_changed(message)
         elif message["type"] == "table.marked":
             await self.table_marked(message)
-        elif message["type"] == "table.refused":  # a refusal kept (``tablegame.refusals``)
+        elif message["type"] in FORWARDED:
             await self.send(text_data=message["text"])
         else:
             await super().dispatch(message)

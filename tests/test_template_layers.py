@@ -66,6 +66,8 @@ STATIC = {
     "css/floor.css": "pit",
     "js/floor.js": "pit",
     "js/alerts.js": "pit",
+    "js/console_refusals.js": "pit",  # the dealers' refusals on the console (pit.refusals)
+    "js/panels.js": "pit",  # the console's panels other apps draw (tablegame.panels)
     "js/dealers.js": "pit",
     "js/pit_forms.js": "pit",
     "js/pit_rules.js": "pit",

@@ -9,7 +9,10 @@
    change, or a change of what the notice does not carry (rules, limits, the deck schedule, a
    notice surveillance acknowledged). A wager or a card that changes nothing shown costs nothing.
    The alerts panel (alerts.js) is told of an alert raised or acknowledged in these pits by the
-   same sockets. Buttons POST one API command each through http.js (its own Idempotency-Key), or
+   same sockets, the refusals strip (console_refusals.js) of a dealer's refusal kept, and each
+   pit's panels that other apps draw (panels.js: players' ratings) that one changed; the strip
+   and the panels are read again too when a socket comes back or a table's changes were
+   missed. Buttons POST one API command each through http.js (its own Idempotency-Key), or
    the pit's own URL (data-url: the deck-change schedule), with the fields they name
    (data-fields, read from the tile; data-body for fixed ones), and show a refusal in the server's
    words; an API command's answer is put on its tile as its notice would be, another answer
@@ -223,8 +226,17 @@
   }
 
   function onChange(id, detail) {
+    if (detail.reason !== "changed") caughtUp(tileOf(Number(id)));
     if (detail.reason === "changed" && patch(Number(id), detail)) return;
     read(Number(id));
+  }
+
+  /* Changes missed (a hello that differs, a gap): what the notices of the pit's panels and
+     refusals said meanwhile may be lost too; they are read again. */
+  function caughtUp(tile) {
+    const pit = tile && tile.closest(".pit");
+    if (pit && window.Panels) window.Panels.readAll(Number(pit.dataset.pit));
+    if (window.Refusals) window.Refusals.load();
   }
 
   function bodyOf(button, tile) {
@@ -267,14 +279,22 @@
   const pits = floor.dataset.pits ? floor.dataset.pits.split(",").map(Number) : [];
   const onNotice = (message) => {
     if (message.type === "alert" && window.Alerts) window.Alerts.load();
+    if (message.type === "refused" && window.Refusals) window.Refusals.load();
+    if (message.type === "panel" && window.Panels) window.Panels.changed(message);
   };
   // "Live" while every pit's socket is open; otherwise the console says it is catching up
   // (each socket reconnects by itself, and its hello reads the tiles that changed meanwhile).
   const status = document.getElementById("live-status");
   const open = new Set();
+  const lost = new Set();  // pits whose socket closed: read their panels and refusals on return
   function onStatus(pit, state) {
     if (state === "open") open.add(pit);
     else open.delete(pit);
+    if (state === "closed") lost.add(pit);
+    if (state === "open" && lost.delete(pit)) {
+      if (window.Panels) window.Panels.readAll(pit);
+      if (window.Refusals) window.Refusals.load();
+    }
     const live = open.size === pits.length;
     status.textContent = live ? "Live" : state === "refused" ? "Logged out: log in again." : "Reconnecting…";
     status.className = `live-status ${live ? "live" : "down"}`;

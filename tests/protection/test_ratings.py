@@ -25,7 +25,7 @@ from protection.ratings import ratings
 from protection.rules import RulesInForce
 from protection.sittings import Sittings, finding_data
 from tablegame.marks.models import TableMark
-from tablegame.models import ProgressiveMeter
+from tablegame.models import ProgressiveMeter, Table
 from tests.clients import signed_in
 from tests.protection.conftest import eights_and_nines, play, ready_table
 
@@ -82,10 +82,10 @@ def test_a_sessions_rating_is_summed_wager_by_wager_at_the_exact_edge(
     assert rated[2].wagers == 0 and rated[2].theoretical == Decimal("0.00")
 
 
-def test_a_counter_is_flagged_on_the_wall_and_a_steady_side_bettor_is_not(
-    dealer: User, floor: User
-) -> None:
-    table = ready_table("ma-mini-ez", dealer, floor)
+def play_a_counter(table: Table, dealer: User) -> None:
+    """Seat 2 bets Dragon 7 only when the follower has found it the players' (a counter), seat
+    5 every third round whatever its edge (a steady side bettor): 12 rounds without an eight or
+    a nine, then 16 stripping them, the follower reading after each."""
     suits = "CDHS"
     for turn in range(12):  # no eight, no nine: Dragon 7 stays the house's
         s, t = suits[turn % 4], suits[(turn + 1) % 4]
@@ -104,6 +104,13 @@ def test_a_counter_is_flagged_on_the_wall_and_a_steady_side_bettor_is_not(
             wagers.append((5, "dragon7", "5"))
         play(table, dealer, wagers, eights_and_nines(turn))
     follow([table.pk])
+
+
+def test_a_counter_is_flagged_on_the_wall_and_a_steady_side_bettor_is_not(
+    dealer: User, floor: User
+) -> None:
+    table = ready_table("ma-mini-ez", dealer, floor)
+    play_a_counter(table, dealer)
     counter = PlayerSession.objects.get(table=table, seat=2, left_at__isnull=True)
     steady = PlayerSession.objects.get(table=table, seat=5, left_at__isnull=True)
     assert counter.findings["dragon7"]["flagged"] is True
