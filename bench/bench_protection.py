@@ -1,15 +1,18 @@
 """Game protection beside the live floor: the floor's latencies with the follower running and
 without, how late each round is priced, and how many rounds a second the follower can price.
 
-    DATABASE_URL=... REDIS_URL=... python bench/bench_protection.py [--tables 300] [--seconds 60]
+    DATABASE_URL=... REDIS_URL=... python bench/bench_protection.py \
+        [--tables 300] [--seconds 60] [--pairs 3]
 
 1. ``manage.py simulate`` at ``--tables`` tables, real pace, without the follower;
 2. the same with ``manage.py protect`` running beside it (as ``make run`` and compose run it),
    and, from the record, how long after each round's event the follower priced it
    (``Edge.priced_at`` less the event's ``created_at``);
-3. the same without the follower again: a floor's runs drift from one to the next on a shared
-   machine (a later run is slower: the record has grown, the cores' speed changes), so the run
-   with the follower is judged against the runs before and after it;
+3. the same without the follower again, and 2 and 3 again ``--pairs`` times in all: a floor's
+   runs drift from one to the next on a shared machine (a later run is slower: the record has
+   grown, the cores' speed changes), so each run with the follower is judged against the mean
+   of the runs without it before and after it (the follower brought up to date before each run
+   with it, not measured: it measures its steady pace, not a backlog);
 4. catch-up: the follower's state put back as it was before run 2 and the edges of run 2 taken
    out, then every table read again as fast as it goes (``follower.follow``, 200 tables a batch):
    rounds priced a second, the follower's capacity on this machine (the issue's goal: 95).
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -101,36 +105,69 @@ def catch_up(before: list[dict[str, Any]], since: Any) -> dict[str, float]:
     }
 
 
+def read_all() -> None:
+    """Every table read up to its last event (between runs, not measured)."""
+    ids = list(Table.objects.order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), BATCH_TABLES):
+        follow(ids[start : start + BATCH_TABLES])
+
+
+def differences(runs: list[tuple[bool, dict[str, Any]]]) -> dict[str, Any]:
+    """Each run with the follower against the mean of the runs without it just before and
+    after (the drift between runs cancels to first order): its command p99 less theirs."""
+    deltas = []
+    for i, (on, report) in enumerate(runs):
+        if not on:
+            continue
+        around = [runs[j][1]["command_latency"]["p99"] for j in (i - 1, i + 1)]
+        deltas.append(report["command_latency"]["p99"] - sum(around) / 2)
+    return {
+        "p99_ms": deltas,
+        "median_p99_ms": statistics.median(deltas) if deltas else None,
+        "spread_without_ms": _spread_without(runs),
+    }
+
+
+def _spread_without(runs: list[tuple[bool, dict[str, Any]]]) -> float:
+    """How far apart the runs without the follower are (p99, largest less smallest): the noise
+    a difference must stand above."""
+    p99s = [float(r["command_latency"]["p99"]) for on, r in runs if not on]
+    return max(p99s) - min(p99s)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1))
+    parser.add_argument("--pairs", type=int, default=3, help="runs with the follower")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    floor = (args.tables, args.seconds, args.workers)
 
-    without = simulate(args.tables, args.seconds, args.workers)
-    before = list(Follow.objects.values())
+    runs: list[tuple[bool, dict[str, Any]]] = [(False, simulate(*floor))]
+    before: list[dict[str, Any]] = [dict(row) for row in Follow.objects.values()]
     since = timezone.now()
-    follower = subprocess.Popen(
-        [sys.executable, "manage.py", "protect"], cwd=ROOT, stdout=subprocess.DEVNULL
-    )
-    try:
-        with_it = simulate(args.tables, args.seconds, args.workers)
-        time.sleep(2 * 0.25 + 1)  # the follower's last batch window, and its transaction
-    finally:
-        follower.terminate()
-        follower.wait(timeout=30)
+    for _ in range(args.pairs):
+        read_all()  # the follower up to date first: each run with it measures its steady pace
+        follower = subprocess.Popen(
+            [sys.executable, "manage.py", "protect"], cwd=ROOT, stdout=subprocess.DEVNULL
+        )
+        try:
+            runs.append((True, simulate(*floor)))
+            time.sleep(2 * 0.25 + 1)  # the follower's last batch window, and its transaction
+        finally:
+            follower.terminate()
+            follower.wait(timeout=30)
+        runs.append((False, simulate(*floor)))
     late = lateness(since)
     head = Edge.objects.aggregate(last=Max("priced_at"))["last"]
-    after = simulate(args.tables, args.seconds, args.workers)
     capacity = catch_up(before, since)
     figures = {
         "tables": args.tables,
         "seconds": args.seconds,
-        "without": _spreads(without),
-        "with": _spreads(with_it),
-        "without_after": _spreads(after),
+        "runs": [{"follower": on, **_spreads(report)} for on, report in runs],
+        "differences": differences(runs),
         "priced_late": late,
         "last_priced": str(head),
         "catch_up": capacity,
@@ -153,26 +190,30 @@ def _spreads(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def markdown(f: dict[str, Any]) -> str:
-    def row(name: str, r: dict[str, Any]) -> str:
+    def row(n: int, r: dict[str, Any]) -> str:
         c, s = r["command_latency"], r["card_to_every_screen"]
+        name = "running" if r["follower"] else "not running"
         return (
-            f"| {name} | {r['rounds_per_second']:.1f} | {r['commands_per_second']:.0f} | "
+            f"| {n} | {name} | {r['rounds_per_second']:.1f} | {r['commands_per_second']:.0f} | "
             f"{c['p50']:.1f} / {c['p99']:.1f} | {s['p50']:.1f} / {s['p99']:.1f} | "
             f"{r['notices_lost']} | {sum(r['failed_commands'].values())} |"
         )
 
-    late, cap = f["priced_late"], f["catch_up"]
+    late, cap, d = f["priced_late"], f["catch_up"], f["differences"]
     return "\n".join(
         [
-            f"{f['tables']} tables at real pace, {f['seconds']:.0f} s measured each:",
+            f"{f['tables']} tables at real pace, {f['seconds']:.0f} s measured each, in this "
+            "order:",
             "",
-            "| Follower | rounds/s | commands/s | command p50 / p99 ms | card to every screen "
-            "p50 / p99 ms | notices lost | commands failed |",
-            "|---|---|---|---|---|---|---|",
-            row("not running", f["without"]),
-            row("running", f["with"]),
-            row("not running, after", f["without_after"]),
+            "| Run | Follower | rounds/s | commands/s | command p50 / p99 ms | card to every "
+            "screen p50 / p99 ms | notices lost | commands failed |",
+            "|---|---|---|---|---|---|---|---|",
+            *(row(n, r) for n, r in enumerate(f["runs"], start=1)),
             "",
+            "Command p99 of each run with the follower less the mean of the runs beside it: "
+            + ", ".join(f"{x:+.1f} ms" for x in d["p99_ms"])
+            + f" (median {d['median_p99_ms']:+.1f} ms); the runs without it span "
+            f"{d['spread_without_ms']:.1f} ms of p99.",
             f"Priced after its event: p50 {late['p50_ms']:.0f} ms, p99 {late['p99_ms']:.0f} ms, "
             f"max {late['max_ms']:.0f} ms ({late['rounds']} rounds).",
             f"Catch-up, as fast as it goes: {cap['rounds']} rounds ({cap['events']} events) in "
