@@ -93,8 +93,9 @@ def royal9_edges(
     identical = sum(both(h) for h in personal)
 
     deals = total * (total - 1) * (total - 2) * (total - 3)
-    wager = Fraction(options.wager)
-    prizes = {award: Fraction(royal9_prize(award, options, meters)) for award in Royal9Award}
+    # In cents, as whole numbers: one fraction a chair, at the end.
+    wager = _cents(options.wager)
+    prizes = {award: _cents(royal9_prize(award, options, meters)) for award in Royal9Award}
     edges: dict[int, Fraction] = {}
     for chair, mine in enumerate(personal, start=1):
         either_mine = 2 * row(mine) - both(mine)
@@ -113,8 +114,15 @@ def royal9_edges(
         }
         won = sum(count * prizes[award] for award, count in ways.items())
         lost = (deals - sum(ways.values())) * wager
-        edges[chair] = -(won - lost) / (deals * wager)
+        edges[chair] = Fraction(lost - won, deals * wager)
     return edges
+
+
+def _cents(amount: Decimal) -> int:
+    cents = amount / CENT
+    if cents != cents.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of cents.")
+    return int(cents)
 
 
 def must_hit_award(meter: Decimal, config: MustHit, wagered: Decimal) -> Fraction:
