@@ -61,9 +61,10 @@ def simulate(tables: int, seconds: float, workers: int) -> dict[str, Any]:
     return report
 
 
-def lateness(since: Any) -> dict[str, float]:
-    """How long after its event each round was priced, in ms, for the events since ``since``
-    (the rounds of the run with the follower; not the backlog it read on starting)."""
+def lateness(windows: list[tuple[Any, Any]]) -> dict[str, float]:
+    """How long after its event each round was priced, in ms, for the events of the runs with
+    the follower (``windows``: each run's start and end; not the rounds of the runs without it,
+    read between the runs)."""
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -73,9 +74,10 @@ def lateness(since: Any) -> dict[str, float]:
               FROM protection_edge e
               JOIN tablegame_table t ON t.id = e.table_id
               JOIN casino_event ev ON ev.chain_id = t.chain_id AND ev.sequence = e.sequence
-             WHERE e.priced_at >= %s AND ev.created_at >= %s
+             WHERE EXISTS (SELECT 1 FROM unnest(%s::timestamptz[], %s::timestamptz[]) AS w(s, e)
+                            WHERE ev.created_at BETWEEN w.s AND w.e)
             """,
-            [since, since],
+            [[w[0] for w in windows], [w[1] for w in windows]],
         )
         (p50, p99), most, count = cursor.fetchone()
     return {"p50_ms": p50 or 0.0, "p99_ms": p99 or 0.0, "max_ms": most or 0.0, "rounds": count}
@@ -148,19 +150,22 @@ def main() -> None:
     runs: list[tuple[bool, dict[str, Any]]] = [(False, simulate(*floor))]
     before: list[dict[str, Any]] = [dict(row) for row in Follow.objects.values()]
     since = timezone.now()
+    windows: list[tuple[Any, Any]] = []
     for _ in range(args.pairs):
         read_all()  # the follower up to date first: each run with it measures its steady pace
         follower = subprocess.Popen(
             [sys.executable, "manage.py", "protect"], cwd=ROOT, stdout=subprocess.DEVNULL
         )
         try:
+            began = timezone.now()
             runs.append((True, simulate(*floor)))
+            windows.append((began, timezone.now()))
             time.sleep(2 * 0.25 + 1)  # the follower's last batch window, and its transaction
         finally:
             follower.terminate()
             follower.wait(timeout=30)
         runs.append((False, simulate(*floor)))
-    late = lateness(since)
+    late = lateness(windows)
     head = Edge.objects.aggregate(last=Max("priced_at"))["last"]
     capacity = catch_up(before, since)
     figures = {

@@ -159,7 +159,9 @@ def _must_hit_meters(
     }
 
 
-def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
+def follow(
+    table_ids: Iterable[int], *, from_start: bool = False, pacer: console.Pacer | None = None
+) -> Progress:
     """Read the tables' new events, price the rounds they make due, raise or clear the alerts.
 
     Queries: the follows made (one insert, conflicts ignored), then in one transaction the
@@ -246,7 +248,7 @@ def follow(table_ids: Iterable[int], *, from_start: bool = False) -> Progress:
                                "favourable", "priced_at", "sequence"],
             )  # fmt: skip
         examined = examine_sessions(sittings.save(edges))
-        console.ratings_changed(sittings.tables_changed(), tables)
+        console.ratings_changed(sittings.tables_changed(), tables, pacer)
         alerts.mark_tables(moved, tables, edges.values())
         alerts.mark_findings(tables, sittings, examined)
         _save(moved)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import close_old_connections, connection
 
+from protection import console
 from protection.follower import Progress, behind, follow
 from tablegame.broadcast import SURVEILLANCE_GROUP
 
@@ -36,6 +37,9 @@ log = logging.getLogger(__name__)
 BATCH_EVERY = 1.0
 #: Seconds between two sweeps of every table's record.
 SWEEP_EVERY = 5.0
+#: Seconds between two notices to a pit's consoles that its players' ratings moved, at least:
+#: each makes every console of the pit read its ratings panel again.
+PANEL_EVERY = 5.0
 #: Tables read in one transaction at most.
 BATCH_TABLES = 200
 
@@ -82,6 +86,7 @@ def run(
     else:
         sweep_every = min(sweep_every, 1.0)
     swept_at = 0.0
+    pacer = console.Pacer(PANEL_EVERY)
     while not stop.is_set():
         follower.wait(timeout=batch_every if listening else sweep_every)
         due = follower.take()
@@ -94,13 +99,17 @@ def run(
             swept_at = time.monotonic()
         for chunk in _chunks(sorted(due), BATCH_TABLES):
             try:
-                progress = follow(chunk)
+                progress = follow(chunk, pacer=pacer)
             except Exception:  # the database away: the next sweep reads them again
                 log.exception("protection: reading tables %s failed", chunk)
                 close_old_connections()
                 continue
             if on_batch is not None:
                 on_batch(progress)
+        try:
+            console.tell_waiting(pacer)
+        except Exception:  # the channel layer away: told on the next change
+            log.exception("protection: telling the pits' consoles failed")
         if listening and not stop.is_set():
             stop.wait(batch_every)  # a batch's window: the notices of many tables at once
     connection.close()

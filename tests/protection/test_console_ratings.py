@@ -19,9 +19,11 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
 
 from casino import access
+from protection import console
 from protection.follower import follow
 from protection.models import PlayerSession
 from protection.ratings import dollars
+from protection.worker import PANEL_EVERY
 from tablegame import actions, panels
 from tablegame.broadcast import Notice, announce_panel, notices, pit_group
 from tests.clients import signed_in
@@ -177,3 +179,37 @@ def test_the_pit_socket_forwards_a_panels_notice(floor_staff, settings: Settings
 
     frame = async_to_sync(scenario)()
     assert frame == {"type": "panel", "panel": "ratings", "pit": table.pit_id, "tables": [table.pk]}
+
+
+def test_the_worker_tells_a_pit_at_most_every_few_seconds_and_never_forgets_a_change(
+    dealer: User, floor: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks
+) -> None:
+    """Rounds settled a second apart: the pit is told of the first at once; of the second once
+    ``PANEL_EVERY`` has passed since (``tell_waiting``, the worker's loop), not before."""
+    table = ready_table("mini-pairs", dealer, floor)
+    told: list[Notice] = []
+    monkeypatch.setattr(notices, "put", told.append)
+    now = [100.0]
+    pacer = console.Pacer(PANEL_EVERY, clock=lambda: now[0])
+
+    def committed(call: Any, *args: Any, **kwargs: Any) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            call(*args, **kwargs)
+
+    def panel_notices() -> list[dict[str, Any]]:
+        return [json.loads(n.message["text"]) for n in told if n.message["type"] == "pit.panel"]
+
+    committed(follow, [table.pk], pacer=pacer)  # the players seated
+    assert len(panel_notices()) == 1
+    play(table, dealer, [(1, "banker", "25")], ROUNDS[0])
+    now[0] += 1
+    committed(follow, [table.pk], pacer=pacer)
+    committed(console.tell_waiting, pacer)
+    assert len(panel_notices()) == 1  # rated, but told a second ago: it waits
+    now[0] += PANEL_EVERY
+    committed(console.tell_waiting, pacer)
+    assert panel_notices()[1:] == [
+        {"type": "panel", "panel": "ratings", "pit": table.pit_id, "tables": [table.pk]}
+    ]
+    committed(console.tell_waiting, pacer)
+    assert len(panel_notices()) == 2  # told once
