@@ -152,7 +152,7 @@ class Wagered(models.Model):
     edge = models.CharField(
         max_length=200,
         blank=True,
-        help_text='The exact house edge, "n/d"; blank when it has none (Royal 9) or the round '
+        help_text='The exact house edge, "n/d" (Royal 9: its chair\'s); blank when the round '
         "was not priced.",
     )
     ride = models.CharField(
