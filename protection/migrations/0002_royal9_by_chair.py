@@ -4,35 +4,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('protection', '0001_initial'),
+        ("protection", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='edge',
-            name='meters',
-            field=models.JSONField(blank=True, default=dict, help_text='Royal 9: the meters it was priced with.'),
+            model_name="edge",
+            name="meters",
+            field=models.JSONField(
+                blank=True, default=dict, help_text="Royal 9: the meters it was priced with."
+            ),
         ),
         migrations.AddField(
-            model_name='edge',
-            name='royals',
-            field=models.JSONField(blank=True, default=list, help_text='Royal 9: the nines and pictures unseen by suit it was priced on.'),
+            model_name="edge",
+            name="royals",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Royal 9: the nines and pictures unseen by suit it was priced on.",
+            ),
         ),
         migrations.AddField(
-            model_name='follow',
-            name='meters',
-            field=models.JSONField(blank=True, default=dict, help_text='The Royal 9 meters as the record last showed them: {"star": "50012.35"}.'),
+            model_name="follow",
+            name="meters",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text='The Royal 9 meters as the record last showed them: {"star": "50012.35"}.',
+            ),
         ),
         migrations.AddField(
-            model_name='follow',
-            name='royals',
-            field=models.JSONField(blank=True, default=list, help_text='Nines and pictures unseen by suit (baccarat.royal9_odds.ROYAL_CARDS); empty: not known (counted from the next shoe).'),
+            model_name="follow",
+            name="royals",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Nines and pictures unseen by suit (baccarat.royal9_odds.ROYAL_CARDS); empty: not known (counted from the next shoe).",
+            ),
         ),
         migrations.AlterField(
-            model_name='wagered',
-            name='edge',
-            field=models.CharField(blank=True, help_text='The exact house edge, "n/d" (Royal 9: its chair\'s); blank when the round was not priced.', max_length=200),
+            model_name="wagered",
+            name="edge",
+            field=models.CharField(
+                blank=True,
+                help_text='The exact house edge, "n/d" (Royal 9: its chair\'s); blank when the round was not priced.',
+                max_length=200,
+            ),
         ),
     ]
