@@ -34,9 +34,18 @@ REPLAYED: dict[tuple[str, str], str] = {
         "the bots send the floor's commands (verifications) over the API, as the console's "
         "buttons do"
     ),
-    ("alerts.js", "Http.getText(panel.dataset.url)"): "ConsolePage.read_alerts",
-    ("console_refusals.js", "Http.getText(strip.dataset.url)"): "ConsolePage.read_refusals",
-    ("panels.js", "Http.getText(section.dataset.url)"): "ConsolePage.read_ratings",
+    (
+        "alerts.js",
+        'Http.reader(panel.dataset.url, panel.querySelector("[data-alerts-list]"))',
+    ): "ConsolePage.read_alerts",
+    (
+        "console_refusals.js",
+        'Http.reader(strip.dataset.url, strip.querySelector("[data-refusals-list]"))',
+    ): "ConsolePage.read_refusals",
+    (
+        "panels.js",
+        'Http.reader(section.dataset.url, section.querySelector("[data-panel-body]"))',
+    ): "ConsolePage.read_ratings",
     (
         "alerts.js",
         'Http.post("/alerts/acknowledge/", { alert: Number(button.dataset.acknowledge) })',

@@ -7,22 +7,7 @@
 (function () {
   const panel = document.getElementById("alerts");
   if (!panel) return;
-  const list = panel.querySelector("[data-alerts-list]");
-  let loading = false;
-  let again = false;
-
-  async function load() {
-    if (loading) { again = true; return; }
-    loading = true;
-    try {
-      const answer = await Http.getText(panel.dataset.url);
-      if (answer.loggedOut) { window.location.assign("/login/"); return; }
-      if (answer.ok) list.innerHTML = answer.data;
-    } finally {
-      loading = false;
-      if (again) { again = false; load(); }
-    }
-  }
+  const load = Http.reader(panel.dataset.url, panel.querySelector("[data-alerts-list]"));
 
   panel.addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-acknowledge]");

@@ -9,6 +9,9 @@
                                     answer, a double tap, shares the first's key)
      Http.getJSON(url)              a JSON document
      Http.getText(url)              an HTML fragment
+     Http.reader(url, into)         a function that reads the fragment at `url` into the element
+                                    `into`, one read at a time (asked while one is on its way: one
+                                    more after it); signed out, it goes to the login form
    Each resolves to { ok, status, data, error, loggedOut, retryAfter } and never rejects: `data`
    is the parsed answer (or the text), `error` the server's message or one in words when it gave
    none (status 0: no answer at all), `loggedOut` true when the request was sent to the login
@@ -67,6 +70,24 @@
     return request(url, { headers: { Accept: "text/html" } }, "text");
   }
 
+  function reader(url, into) {
+    let loading = false;
+    let again = false;
+    async function read() {
+      if (loading) { again = true; return; }
+      loading = true;
+      try {
+        const answer = await getText(url);
+        if (answer.loggedOut) { window.location.assign("/login/"); return; }
+        if (answer.ok) into.innerHTML = answer.data;
+      } finally {
+        loading = false;
+        if (again) { again = false; read(); }
+      }
+    }
+    return read;
+  }
+
   // A double tap sends one command twice before the first is answered. While a command waits
   // for its answer, the same command (URL and body) is sent with the same key, and the server
   // does it once: it answers the repeat with the first answer. Once answered, the same command
@@ -95,5 +116,5 @@
     return answered;
   }
 
-  window.Http = { post, getJSON, getText, newKey, cookie };
+  window.Http = { post, getJSON, getText, reader, newKey, cookie };
 })();

@@ -4,26 +4,19 @@
    ({"type": "panel", "panel": "ratings", "pit": 1, "tables": [7]}: floor.js calls
    Panels.changed), and when the pit's socket comes back or finds table changes it missed
    (floor.js calls Panels.readAll(pit)): a panel's notice has no sequence, so one lost is made
-   good then, from the database. One read of a panel at a time; one more if asked meanwhile. */
+   good then, from the database. One read of a panel at a time; one more if asked meanwhile (Http.reader). */
 "use strict";
 
 (function () {
-  const reading = new Map();  // section -> whether it was asked for again meanwhile
+  const readers = new Map();  // section -> its Http.reader
 
   const sections = () => [...document.querySelectorAll(".console-panel[data-url]")];
 
-  async function read(section) {
-    if (reading.has(section)) { reading.set(section, true); return; }
-    reading.set(section, false);
-    try {
-      const answer = await Http.getText(section.dataset.url);
-      if (answer.loggedOut) { window.location.assign("/login/"); return; }
-      if (answer.ok) section.querySelector("[data-panel-body]").innerHTML = answer.data;
-    } finally {
-      const again = reading.get(section);
-      reading.delete(section);
-      if (again) read(section);
+  function read(section) {
+    if (!readers.has(section)) {
+      readers.set(section, Http.reader(section.dataset.url, section.querySelector("[data-panel-body]")));
     }
+    readers.get(section)();
   }
 
   /* A notice that a panel changed at a pit. */

@@ -15,7 +15,7 @@ MEANS = {"http.js", "live.js"}
 #: Ways of reaching the server besides ``Http``: a page must use ``Http`` (its key, its CSRF
 #: token) and ``Live`` (the sockets), so these are found and refused.
 RAW = re.compile(r"\bfetch\(|XMLHttpRequest|new WebSocket\(|sendBeacon\(|EventSource\(")
-CALL = re.compile(r"\b(?:window\.)?Http\.(?:getJSON|getText|post|request)\(")
+CALL = re.compile(r"\b(?:window\.)?Http\.(?:getJSON|getText|reader|post|request)\(")
 
 
 def calls(text: str) -> list[str]:
