@@ -52,6 +52,8 @@ from protection.sittings import Sittings, examine_sessions
 from tablegame import events
 from tablegame.events import TableEvent
 from tablegame.models import MustHitLink, ProgressiveMeter, Table
+from tablegame.progressives.draw import configuration_of
+from tablegame.progressives.ledger import ROYAL9_METERS
 from tablegame.selectors import last_sequence_of_tables
 
 log = logging.getLogger(__name__)
@@ -81,8 +83,6 @@ READ_KINDS = tuple(
         TableEvent.PROGRESSIVE_RESET,
     )
 )
-#: The Royal 9 meters, whose amounts the record shows as they change.
-ROYAL9_METERS = ("star", "spade", "heart")
 #: The kinds that start a shoe: a table first followed is read from the last of them.
 SHOE_STARTS = (TableEvent.DECKS_RECEIVED.value, TableEvent.IDLE_RESPREAD.value)
 
@@ -149,13 +149,17 @@ def _must_hit_meters(
     royal = [pk for pk in table_ids if rules.at(pk, now)[1].royal9 is not None]
     if not royal:
         return {}
-    rows = MustHitLink.objects.filter(table_id__in=royal).values_list(
-        "table_id", "meter__name", "meter__amount", "meter__reset", "meter__maximum",
-        "meter__increment_rate",
+    links = (
+        MustHitLink.objects.filter(table_id__in=royal)
+        .select_related("meter")
+        .only("table_id", "meter__name", "meter__amount", "meter__reset", "meter__maximum",
+              "meter__increment_rate")
     )  # fmt: skip
     return {
-        table_id: MustHitMeter(name, amount, MustHit(reset, maximum, rate))
-        for table_id, name, amount, reset, maximum, rate in rows
+        link.table_id: MustHitMeter(
+            link.meter.name, link.meter.amount, configuration_of(link.meter)
+        )
+        for link in links
     }
 
 

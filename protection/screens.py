@@ -22,10 +22,9 @@ from protection.models import Edge, Follow, PlayerSession
 from tablegame.marks.models import TableMark
 from tablegame.marks.reading import open_marks
 from tablegame.models import Round, Table, Wager
+from tablegame.progressives.ledger import ROYAL9_METERS
 from tablegame.selectors import last_sequence_of_tables
 
-#: The Royal 9 meters, as the sign lists them.
-METER_ORDER = ("star", "spade", "heart")
 #: The wagers on the layout's lines: a player's "usual bet" is read from them.
 MAIN_WAGERS = frozenset({WagerType.PLAYER.value, WagerType.BANKER.value})
 #: Alerts shown, newest first.
@@ -195,7 +194,7 @@ def meters_shown(edge: Edge) -> str:
     $450.00; the Stax must-hit $412.35 (it hits by $500.00)"."""
     meters = edge.meters
     text = ", ".join(
-        f"{name.title()} ${Decimal(meters[name]):,.2f}" for name in METER_ORDER if name in meters
+        f"{name.title()} ${Decimal(meters[name]):,.2f}" for name in ROYAL9_METERS if name in meters
     )
     must_hit = meters.get(MUST_HIT)
     if isinstance(must_hit, dict):

@@ -277,7 +277,9 @@ def test_a_table_feeding_a_must_hit_meter_prices_a_lone_wagers_share_of_it(
     assert royal9 is not None
     stax = configure_must_hit(table.pit, name="Stax", configuration=3, tables=[table], actor=floor)
     stax.refresh_from_db()
-    follow([table.pk])
+    with CaptureQueriesContext(connection) as read:
+        follow([table.pk])
+    assert not [q for q in read.captured_queries if "hit_value" in q["sql"]]  # never read
     first = Edge.objects.get(table=table, round=1)
     assert first.meters["must_hit"] == {  # as the sign shows it: never its hidden hit value
         "name": "Stax",
