@@ -15,6 +15,7 @@ tables' is ``tablegame.work``): the actions write through it, never here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -140,7 +141,13 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
 
 
 def from_json(model: type[M], data: dict[str, Any]) -> M:
-    """The row of ``model`` as ``row_to_json`` wrote it (read with ``parse_float=Decimal``)."""
+    """The row of ``model`` as ``json_rows`` wrote it (read with ``parse_float=Decimal`` on
+    PostgreSQL, whose JSON carries each value typed; elsewhere as stored, converted as the ORM
+    converts a column)."""
+    if connection.vendor != "postgresql":
+        found = instance(model, [data[c] for c in _json_reading(model)[0]])
+        assert found is not None, "a row has its key"
+        return found
     columns, converters = _json_reading(model)
     values = [
         value if convert is None or value is None else convert(value)
@@ -149,16 +156,68 @@ def from_json(model: type[M], data: dict[str, Any]) -> M:
     return _made(model, values)
 
 
-def _converted(value: Any, converters: Sequence[Callable[..., Any]]) -> Any:
-    for converter in converters:
-        value = converter(value, None, connection)
+def json_rows(model: type[models.Model], alias: str, where: str, order: str) -> str:
+    """A scalar subquery: the rows of ``model`` (as ``alias``) that meet ``where``, in ``order``,
+    as the text of a JSON array of objects by column (``from_json`` reads each), ``[]`` for none.
+    PostgreSQL's ``row_to_json``, or SQLite's ``json_object`` of every column."""
+    source = f"{table(model)} {alias} WHERE {where}"
+    if connection.vendor == "postgresql":
+        rows_json = f"json_agg(row_to_json({alias}) ORDER BY {order})"
+        return f"(SELECT coalesce({rows_json}, '[]')::text FROM {source})"
+    pairs = ", ".join(f"'{f.column}', {alias}.{quoted(f)}" for f in fields(model))
+    return (
+        f"(SELECT coalesce(json_group_array(json_object({pairs})), '[]') "
+        f"FROM (SELECT * FROM {source} ORDER BY {order}) {alias})"
+    )
+
+
+def json_list(value: str, source: str, order: str, *, json_values: bool = False) -> str:
+    """A scalar subquery: ``value`` of each row of ``source`` (``FROM`` onwards), in ``order``, as
+    the text of a JSON array (``json_values``: each value is JSON itself, an array made in SQL)."""
+    if connection.vendor == "postgresql":
+        return f"(SELECT coalesce(json_agg({value} ORDER BY {order}), '[]')::text FROM {source})"
+    item = "json(v)" if json_values else "v"  # SQLite: JSON made in a subquery reads as text
+    return (
+        f"(SELECT coalesce(json_group_array({item}), '[]') "
+        f"FROM (SELECT {value} AS v FROM {source} ORDER BY {order}))"
+    )
+
+
+def converted(model: type[models.Model], name: str, value: Any) -> Any:
+    """One column's value as read by hand-written SQL, converted as the ORM converts it."""
+    field = model._meta.get_field(name)
+    index = list(fields(model)).index(field)  # type: ignore[arg-type]
+    return _converted(value, _db_converters(model)[index])
+
+
+#: JSON as ``json_rows`` writes it: PostgreSQL's numbers read as decimals (its JSON carries a
+#: money column's digits), SQLite's as floats (what it stores; the column's converter rounds
+#: them to the field's places, as the ORM does).
+_DECIMALS, _FLOATS = json.JSONDecoder(parse_float=Decimal), json.JSONDecoder()
+
+
+def decoded(text: str) -> Any:
+    """The JSON text of ``json_rows`` or ``json_list`` as Python values, for ``from_json``."""
+    return (_DECIMALS if connection.vendor == "postgresql" else _FLOATS).decode(text)
+
+
+def _converted(value: Any, converters: Sequence[tuple[Callable[..., Any], Any]]) -> Any:
+    for converter, expression in converters:
+        value = converter(value, expression, connection)
     return value
 
 
 @cache
-def _db_converters(model: type[models.Model]) -> list[list[Callable[..., Any]]]:
-    """Each field's database converters (``from_db_value``), as the ORM applies them."""
-    return [list(f.get_db_converters(connection)) for f in fields(model)]
+def _db_converters(model: type[models.Model]) -> list[list[tuple[Callable[..., Any], Any]]]:
+    """Each field's converters and the column they convert, as the ORM applies them: the
+    backend's (SQLite stores times as text, money as numbers), then the field's own
+    (``from_db_value``)."""
+    found = []
+    for f in fields(model):
+        column = f.get_col(model._meta.db_table)
+        converters = [*connection.ops.get_db_converters(column), *f.get_db_converters(connection)]
+        found.append([(converter, column) for converter in converters])
+    return found
 
 
 def _made(model: type[M], values: Sequence[Any]) -> M:

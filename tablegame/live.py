@@ -24,17 +24,16 @@ COMMITTED a statement that waited for the lock still sees what was committed whe
 these reads must start after the lock is held (``locked_tables``).
 
 An action run outside the API (tests, management commands, the console) finds nothing read on
-its table: ``live(table)`` reads each part through the ORM when first asked for. So does every
-command on SQLite (the embedded demo): the statements here are PostgreSQL's.
+its table: ``live(table)`` reads each part through the ORM when first asked for. A command reads
+the same statement on PostgreSQL and on SQLite (the embedded demo), so that what it keeps of
+the state in play, and answers from, is the same on both.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import cache, cached_property
 from typing import Any, TypeVar
 
@@ -45,7 +44,7 @@ from django.utils import timezone
 
 from baccarat.profiles import RulesSubmission
 from casino.models import GENESIS_HASH, Event, Pit
-from casino.record import Head, chain_head
+from casino.record import Head
 from fastpath import rows
 from fastpath.related import prefetch, relate
 from tablegame.models import (
@@ -139,7 +138,7 @@ class Live:
         when a command asks: a wager does, a card does not)."""
         found: Iterable[TableLimit]
         if self.limits_json is not None:
-            found = [rows.from_json(TableLimit, data) for data in _json(self.limits_json)]
+            found = [rows.from_json(TableLimit, data) for data in rows.decoded(self.limits_json)]
         else:
             found = self.table.limits.all()
         return {limit.wager_type: limit for limit in found}
@@ -219,11 +218,10 @@ def lock(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends, with its pit (None: no such table).
 
     Race: two tablets (or a double tap) acting on one table at once; the second waits here until
-    the first commits, then sees its result. On PostgreSQL ``locked_tables`` in a statement
-    written once; elsewhere (SQLite, the embedded demo: the whole database is locked by the first
-    write) through the ORM."""
-    if connection.vendor != "postgresql":
-        return locked_tables().filter(pk=table_id).first()
+    the first commits, then sees its result. One statement written once, the same on every
+    database but for the lock itself: PostgreSQL's ``FOR NO KEY UPDATE`` of the row; SQLite (the
+    embedded demo) has none to take, its transactions taking the whole database's write lock as
+    they begin (``config.env.SQLITE_OPTIONS``)."""
     with rows.cursor() as cursor:
         cursor.execute(_lock_statement(), [table_id])
         row = cursor.fetchone()
@@ -240,23 +238,21 @@ def lock(table_id: int) -> Table | None:
 @cache
 def _lock_statement() -> str:
     c, q = rows.column, connection.ops.quote_name
+    locking = " FOR NO KEY UPDATE OF t" if connection.vendor == "postgresql" else ""
     return (
         f"SELECT {rows.columns('t', Table)}, {rows.columns('p', Pit)} FROM {rows.table(Table)} t "
         f"JOIN {rows.table(Pit)} p ON p.{q('id')} = t.{c(Table, 'pit')} "
-        f"WHERE t.{q('id')} = %s FOR NO KEY UPDATE OF t"
+        f"WHERE t.{q('id')} = %s{locking}"
     )
 
 
 def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     """Read the table's state in play in one statement, keep it on ``table`` (``live``), and
-    answer whether ``key`` was used by this user and where the table's chain ends. (SQLite, the
-    embedded demo: those two only; ``live`` reads the rest through the ORM when asked.)"""
-    if connection.vendor != "postgresql":
-        done = CommandRecord.objects.filter(user=user_id, key=key) if key and user_id else None
-        done_id = done.values_list("pk", flat=True).first() if done is not None else None
-        return Facts(done_id=done_id, head=chain_head(table.chain_id))
+    answer whether ``key`` was used by this user and where the table's chain ends. The same
+    statement and the same state on PostgreSQL and on SQLite (the embedded demo)."""
     with rows.cursor() as cursor:
-        arguments = {"table": table.pk, "user": user_id, "key": key, "now": timezone.now()}
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        arguments = {"table": table.pk, "user": user_id, "key": key, "now": now}
         cursor.execute(_statement(), arguments)
         row = cursor.fetchone()
     assert row is not None, "read_after_lock() runs on a table that exists (it is locked)"
@@ -265,9 +261,11 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
     game = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
     rules = rows.instance(TableRules, [next(values) for _ in rows.fields(TableRules)])
     shoe = rows.instance(Shoe, [next(values) for _ in rows.fields(Shoe)])
-    rounds_dealt, wagers, cards, irregularities, seats, limits, assignments, banked = (
-        next(values) for _ in range(8)
+    rounds_dealt, wagers, cards, irregularities, seats, limits, assignments = (
+        next(values) for _ in range(7)
     )
+    banked = rows.instance(Round, [next(values) for _ in rows.fields(Round)])
+    banked_steps, banked_shoe, same_player = (next(values) for _ in range(3))
     if shoe is not None:
         shoe.__dict__["_last_round_number"] = rounds_dealt
     facts = live(table)
@@ -279,106 +277,120 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
             relate(game, "rules", rules)
         if shoe is not None and shoe.pk == game.shoe_id:
             relate(game, "shoe", shoe)
-        prefetch(game, "wagers", _children(Wager, _json(wagers), game))
-        prefetch(game, "cards", _children(Card, _json(cards), game))
-        prefetch(game, "irregularities", _children(Irregularity, _json(irregularities), game))
-    facts.user_id, facts.head_at = user_id, head_at
-    facts.assignments = [(a[0], a[1], a[2], a[3]) for a in json.loads(assignments)]
+        prefetch(game, "wagers", _children(Wager, rows.decoded(wagers), game))
+        prefetch(game, "cards", _children(Card, rows.decoded(cards), game))
+        prefetch(
+            game, "irregularities", _children(Irregularity, rows.decoded(irregularities), game)
+        )
+    facts.user_id, facts.head_at = user_id, _head_at(head_at)
+    facts.assignments = [(a[0], a[1], a[2], a[3]) for a in rows.decoded(assignments)]
     facts.__dict__.update(
         last_round=game,
         shoe=shoe,
-        seats=list(seats),
+        seats=list(rows.decoded(seats)),
         limits_json=limits,
-        banked=None if banked is None else _banked(banked),
+        banked=None
+        if banked is None
+        else _banked(banked, rows.decoded(banked_steps), banked_shoe, bool(same_player)),
     )
     head = Head(head_sequence or 0, head_hash or GENESIS_HASH)
     return Facts(done_id=done_id, head=head)
 
 
+def _head_at(value: Any) -> datetime.datetime | None:
+    """When the table's last event was recorded, as the statement read it (SQLite: text)."""
+    return rows.converted(Event, "created_at", value)
+
+
 @cache
 def _statement() -> str:
-    """The one statement, written from the models (new columns are read without a change)."""
+    """The one statement, written from the models (new columns are read without a change), the
+    same on PostgreSQL and SQLite but for how rows become JSON (``rows.json_rows``)."""
     c, t, q = rows.column, rows.table, connection.ops.quote_name
     pk = q("id")
     states = ", ".join(f"'{state}'" for state in ACTIVE_ROUND_STATES)
     ended = ", ".join(f"'{state}'" for state in ENDED_ROUND_STATES)
     dealer, at_table = c(DealerAssignment, "dealer"), c(DealerAssignment, "table")
+    array = "json_build_array" if connection.vendor == "postgresql" else "json_array"
+    occupied = (
+        f"{t(Seat)} st WHERE st.{c(Seat, 'table')} = tb.{pk} "
+        f"AND (st.{c(Seat, 'player_name')} <> '' OR st.{c(Seat, 'player_card')} <> '')"
+    )
+    assigned = (
+        f"{t(DealerAssignment)} a JOIN {t(Table)} dt ON dt.{pk} = a.{at_table} "
+        f"JOIN {t(User)} du ON du.{pk} = a.{dealer} "
+        f"WHERE a.{c(DealerAssignment, 'relieved_at')} IS NULL "
+        f"AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk})"
+    )
+    assignment = f"{array}(a.{dealer}, a.{at_table}, dt.{c(Table, 'name')}, du.{q('username')})"
     return f"""
 SELECT
   (SELECT d.{pk} FROM {t(CommandRecord)} d
     WHERE d.{c(CommandRecord, "user")} = %(user)s AND d.{c(CommandRecord, "key")} = %(key)s
     LIMIT 1),
-  h.seq, h.hash, h.at,
+  h.{c(Event, "sequence")}, h.{c(Event, "hash")}, h.{c(Event, "created_at")},
   {rows.columns("r", Round)},
   {rows.columns("tr", TableRules)},
   {rows.columns("s", Shoe)},
   (SELECT coalesce(max(x.{c(Round, "number")}), 0) FROM {t(Round)} x
     WHERE x.{c(Round, "shoe")} = s.{pk}),
-  (SELECT coalesce(json_agg(row_to_json(w) ORDER BY w.{c(Wager, "seat")} DESC,
-      w.{c(Wager, "type")}), '[]')::text
-    FROM {t(Wager)} w WHERE w.{c(Wager, "round")} = r.{pk}),
-  (SELECT coalesce(json_agg(row_to_json(k) ORDER BY k.{c(Card, "position")}), '[]')::text
-    FROM {t(Card)} k WHERE k.{c(Card, "round")} = r.{pk}),
-  (SELECT coalesce(json_agg(row_to_json(i) ORDER BY i.{pk}), '[]')::text
-    FROM {t(Irregularity)} i WHERE i.{c(Irregularity, "round")} = r.{pk}),
-  ARRAY(SELECT st.{c(Seat, "number")} FROM {t(Seat)} st
-    WHERE st.{c(Seat, "table")} = tb.{pk}
-      AND (st.{c(Seat, "player_name")} <> '' OR st.{c(Seat, "player_card")} <> '')
-    ORDER BY st.{c(Seat, "number")}),
-  (SELECT coalesce(json_agg(row_to_json(l)), '[]')::text
-    FROM {t(TableLimit)} l WHERE l.{c(TableLimit, "table")} = tb.{pk}),
-  (SELECT coalesce(json_agg(json_build_array(a.{dealer}, a.{at_table},
-      dt.{c(Table, "name")}, du.{q("username")})), '[]')::text
-    FROM {t(DealerAssignment)} a
-    JOIN {t(Table)} dt ON dt.{pk} = a.{at_table}
-    JOIN {t(User)} du ON du.{pk} = a.{dealer}
-    WHERE a.{c(DealerAssignment, "relieved_at")} IS NULL
-      AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk})),
-  CASE WHEN r.{pk} IS NULL AND tb.{c(Table, "player_dealer_seat")} IS NOT NULL
-    AND tb.{c(Table, "player_dealer_hands")} > 0 THEN (
-    SELECT json_build_array(row_to_json(p),
-      (SELECT coalesce(json_agg(row_to_json(x) ORDER BY x.{c(SettlementStep, "index")}), '[]')
-        FROM {t(SettlementStep)} x WHERE x.{c(SettlementStep, "round")} = p.{pk}),
-      (SELECT ps.{c(Shoe, "number")} FROM {t(Shoe)} ps WHERE ps.{pk} = p.{c(Round, "shoe")}),
-      EXISTS (SELECT 1 FROM {t(Seat)} pst
-        WHERE pst.{c(Seat, "table")} = tb.{pk}
-          AND pst.{c(Seat, "number")} = p.{c(Round, "player_dealer_seat")}
-          AND pst.{c(Seat, "occupied_since")} <= p.{c(Round, "opened_at")}))::text
-    FROM {t(Round)} p
-    WHERE p.{c(Round, "table")} = tb.{pk} AND p.{c(Round, "state")} IN ({ended})
-      AND NOT p.{c(Round, "simulated")}
-    ORDER BY p.{c(Round, "settled_at")} DESC, p.{pk} DESC LIMIT 1)
-  END
+  {
+        rows.json_rows(
+            Wager,
+            "w",
+            f"w.{c(Wager, 'round')} = r.{pk}",
+            f"w.{c(Wager, 'seat')} DESC, w.{c(Wager, 'type')}",
+        )
+    },
+  {rows.json_rows(Card, "k", f"k.{c(Card, 'round')} = r.{pk}", f"k.{c(Card, 'position')}")},
+  {rows.json_rows(Irregularity, "i", f"i.{c(Irregularity, 'round')} = r.{pk}", f"i.{pk}")},
+  {rows.json_list(f"st.{c(Seat, 'number')}", occupied, f"st.{c(Seat, 'number')}")},
+  {rows.json_rows(TableLimit, "l", f"l.{c(TableLimit, 'table')} = tb.{pk}", f"l.{pk}")},
+  {rows.json_list(assignment, assigned, f"a.{pk}", json_values=True)},
+  {rows.columns("p", Round)},
+  {
+        rows.json_rows(
+            SettlementStep,
+            "x",
+            f"x.{c(SettlementStep, 'round')} = p.{pk}",
+            f"x.{c(SettlementStep, 'index')}",
+        )
+    },
+  (SELECT ps.{c(Shoe, "number")} FROM {t(Shoe)} ps WHERE ps.{pk} = p.{c(Round, "shoe")}),
+  EXISTS (SELECT 1 FROM {t(Seat)} pst
+    WHERE pst.{c(Seat, "table")} = tb.{pk}
+      AND pst.{c(Seat, "number")} = p.{c(Round, "player_dealer_seat")}
+      AND pst.{c(Seat, "occupied_since")} <= p.{c(Round, "opened_at")})
 FROM {t(Table)} tb
-LEFT JOIN LATERAL (
-  SELECT e.{c(Event, "sequence")} AS seq, e.{c(Event, "hash")} AS hash,
-    e.{c(Event, "created_at")} AS at FROM {t(Event)} e
-  WHERE e.{c(Event, "chain")} = tb.{c(Table, "chain")}
-  ORDER BY e.{c(Event, "sequence")} DESC LIMIT 1
-) h ON true
-LEFT JOIN LATERAL (
-  SELECT * FROM {t(Round)} r0
+LEFT JOIN {t(Event)} h ON h.{pk} = (
+  SELECT e.{pk} FROM {t(Event)} e WHERE e.{c(Event, "chain")} = tb.{c(Table, "chain")}
+  ORDER BY e.{c(Event, "sequence")} DESC LIMIT 1)
+LEFT JOIN {t(Round)} r ON r.{pk} = (
+  SELECT r0.{pk} FROM {t(Round)} r0
   WHERE r0.{c(Round, "table")} = tb.{pk} AND r0.{c(Round, "state")} IN ({states})
-  ORDER BY r0.{pk} DESC LIMIT 1
-) r ON true
+  ORDER BY r0.{pk} DESC LIMIT 1)
 LEFT JOIN {t(TableRules)} tr ON tr.{pk} = coalesce(r.{c(Round, "rules")}, (
   SELECT t0.{pk} FROM {t(TableRules)} t0
   WHERE t0.{c(TableRules, "table")} = tb.{pk} AND t0.{c(TableRules, "effective_at")} <= %(now)s
   ORDER BY t0.{c(TableRules, "effective_at")} DESC, t0.{pk} DESC LIMIT 1))
-LEFT JOIN LATERAL (
-  SELECT * FROM {t(Shoe)} s0
+LEFT JOIN {t(Shoe)} s ON s.{pk} = (
+  SELECT s0.{pk} FROM {t(Shoe)} s0
   WHERE s0.{c(Shoe, "table")} = tb.{pk} AND s0.{c(Shoe, "state")} <> 'finished'
-  ORDER BY s0.{c(Shoe, "number")} DESC LIMIT 1
-) s ON true
+  ORDER BY s0.{c(Shoe, "number")} DESC LIMIT 1)
+LEFT JOIN {t(Round)} p ON p.{pk} = (
+  SELECT p0.{pk} FROM {t(Round)} p0
+  WHERE r.{pk} IS NULL AND tb.{c(Table, "player_dealer_seat")} IS NOT NULL
+    AND tb.{c(Table, "player_dealer_hands")} > 0
+    AND p0.{c(Round, "table")} = tb.{pk} AND p0.{c(Round, "state")} IN ({ended})
+    AND NOT p0.{c(Round, "simulated")}
+  ORDER BY p0.{c(Round, "settled_at")} DESC, p0.{pk} DESC LIMIT 1)
 WHERE tb.{pk} = %(table)s
 """
 
 
-def _banked(text: str) -> Banked:
+def _banked(game: Round, steps: list[dict[str, Any]], shoe: int, same_player: bool) -> Banked:
     """``Live.banked`` as the statement read it: the round, its steps, its shoe's number and
     whether its player-dealer's seat has had the same player since."""
-    row, steps, shoe, same_player = _DECODER.decode(text)
-    game = rows.from_json(Round, row)
     prefetch(game, "steps", _children(SettlementStep, steps, game))
     return Banked(game, shoe=shoe, same_player=same_player)
 
@@ -388,12 +400,3 @@ def _children(model: type[M], read: list[dict[str, Any]], parent: Round) -> list
     for row in found:
         relate(row, "round", parent)
     return found
-
-
-#: One decoder for every read (``json.loads`` with an option makes a decoder per call).
-_DECODER = json.JSONDecoder(parse_float=Decimal)
-
-
-def _json(text: str) -> list[dict[str, Any]]:
-    data: list[dict[str, Any]] = _DECODER.decode(text)
-    return data

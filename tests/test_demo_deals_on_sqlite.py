@@ -1,8 +1,9 @@
 """The embedded demo (``make run``: SQLite, no Redis) deals a round over the API as a tablet does,
 and game protection's follower prices it.
 
-The live path reads a command's facts in hand-written PostgreSQL statements; on SQLite it reads
-the same through the ORM (``tablegame.live``). Run in a subprocess with the demo's settings.
+The live path reads a command's state in play in one statement written for both databases
+(``tablegame.live``); each answer is made from what it read and changed. Run in a subprocess with
+the demo's settings.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ for number, (route, body) in enumerate(steps):
         f"/api/tables/{table.pk}/{route}", body, format="json", HTTP_IDEMPOTENCY_KEY=f"k{number}"
     )
     print(route, answer.status_code)
+    if route == "round/wagers/":  # the answer holds the wager just placed, as it was recorded
+        placed = [(w["seat"], w["type"], w["amount"]) for w in answer.json()["round"]["wagers"]]
+        print("answered", placed)
 again = client.post(
     f"/api/tables/{table.pk}/round/settle/", {}, format="json", HTTP_IDEMPOTENCY_KEY="k8"
 )
@@ -52,7 +56,15 @@ def test_the_embedded_demo_deals_and_settles_a_round_over_the_api(tmp_path: Path
     played = run("shell", "--no-imports", "-c", SCRIPT, database=database)
     assert played.returncode == 0, played.stderr
     lines = played.stdout.splitlines()
-    assert [line.split()[-1] for line in lines[:9]] == ["200"] * 9, played.stdout
+    codes = [line.split()[-1] for line in lines if line.startswith("round/")]
+    assert codes == ["200"] * 9, played.stdout
+    # Each wager's answer, which the tablet adds its next chip to, holds every wager placed
+    # (SQLite once answered the first wager of a round without it: the demo lost the chip).
+    answered = [line for line in lines if line.startswith("answered")]
+    assert answered == [
+        "answered [(1, 'banker', '100.00')]",
+        "answered [(2, 'player', '50.00'), (1, 'banker', '100.00')]",
+    ], played.stdout
     assert "again 200 true" in lines
     assert "announcement Banker wins, 9 over 6" in lines
     # Banker's $100 win is paid in full and its 5 % commission collected (text 000).
