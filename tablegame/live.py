@@ -299,7 +299,8 @@ def read_after_lock(table: Table, *, user_id: int | None, key: str) -> Facts:
 
 def _head_at(value: Any) -> datetime.datetime | None:
     """When the table's last event was recorded, as the statement read it (SQLite: text)."""
-    return rows.converted(Event, "created_at", value)
+    at: datetime.datetime | None = rows.converted(Event, "created_at", value)
+    return at
 
 
 @cache
