@@ -1,9 +1,10 @@
 # make run: the embedded demo on http://127.0.0.1:8000 (SQLite, in-memory channels, eager Celery).
-# make test: lint, then pytest against the local PostgreSQL and Redis.
+# make test: lint, then pytest against the local PostgreSQL and Redis, then the tests marked sqlite
+# again on SQLite (make test-sqlite).
 # make test-fast: pytest without the slow tests (browsers, servers, workers, processes, real commits,
 # waits, every profile played, long property tests, fuzzers) on two xdist workers, no lint.
 .DEFAULT_GOAL := run
-.PHONY: run test test-fast lint bench clean venv
+.PHONY: run test test-sqlite test-fast lint bench clean venv
 
 PYTHON ?= python3
 VENV := .venv
@@ -11,6 +12,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.requirements.stamp
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/baccarat
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+TEST_SQLITE_URL ?= sqlite:///$(CURDIR)/var/test-sqlite/db.sqlite3
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/baccarat_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/15
 
@@ -37,6 +39,13 @@ test: $(STAMP)
 	scripts/ensure_chromium.sh
 	$(MAKE) lint
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest
+	$(MAKE) test-sqlite
+
+# The tests marked `sqlite` again on the demo's own shape (make run's): SQLite in a file, no Redis
+# (the in-memory channel layer), Celery eager. Run by make test after the PostgreSQL pass.
+test-sqlite: $(STAMP)
+	mkdir -p var/test-sqlite
+	env -u REDIS_URL DATABASE_URL=$(TEST_SQLITE_URL) $(BIN)/python -m pytest -m sqlite -p no:cacheprovider
 
 # What a developer runs between changes: every test but those marked slow in tests/conftest.py
 # (Chromium, live servers, Celery workers, the load simulator, tests that commit for real, wait out

@@ -89,6 +89,12 @@ def database_from_env(env: Mapping[str, str], *, base_dir: Path) -> dict[str, An
     database: dict[str, Any] = dict(dj_database_url.parse(env.get("DATABASE_URL") or default))
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
+        name = str(database.get("NAME") or "")
+        if name and name != ":memory:" and not name.startswith("file:"):
+            # Tests on SQLite (``make test``'s second pass) on a file beside it, as the demo's
+            # own: a live server's threads and the test share it, with the demo's WAL and waits.
+            test_name = Path(name).with_name(f"test_{Path(name).name}")
+            database["TEST"] = {"NAME": str(test_name), **database.get("TEST", {})}
     if database["ENGINE"] != "django.db.backends.postgresql":
         return database
     database["CONN_HEALTH_CHECKS"] = True

@@ -13,6 +13,9 @@ from tablegame.models import Round, Shoe, VigorishMarker
 from tests.tablegame.conftest import deal_at, play, ready_table, table_for
 from tests.values import present
 
+#: The lifecycle holds on the demo's SQLite too (make test-sqlite).
+pytestmark = pytest.mark.sqlite
+
 
 def steps_of(game: Round) -> list[tuple[str, int, str, str]]:
     return [(s.action, s.seat, s.wager_type, str(s.amount)) for s in game.steps.all()]
