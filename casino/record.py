@@ -159,6 +159,41 @@ def payload_row(
     )
 
 
+def next_event(
+    *,
+    chain_id: int,
+    actor_id: int | None,
+    payload: Payload,
+    head: Head,
+    at: datetime.datetime,
+) -> Event:
+    """A typed event as the chain's next after ``head``, recorded ``at``, hashed, not yet
+    written: a command's events, written with its other changes by one writer, the chain's
+    owner's row locked by the command. Its payload is plain JSON already (``Payload.as_data``)."""
+    action = payload.kind.value
+    _check_action(action)
+    data = payload.as_data()
+    sequence, prev_hash = head.sequence + 1, head.hash
+    return Event(
+        chain_id=chain_id,
+        sequence=sequence,
+        actor_id=actor_id,
+        action=action,
+        data=data,
+        created_at=at,
+        prev_hash=prev_hash,
+        hash=event_hash(
+            chain_id=chain_id,
+            sequence=sequence,
+            actor_id=actor_id,
+            action=action,
+            data=data,
+            created_at=at,
+            prev_hash=prev_hash,
+        ),
+    )
+
+
 class Head(NamedTuple):
     """A chain's last event: its number and hash (0 and the genesis hash for an empty chain)."""
 

@@ -140,6 +140,14 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
     return _made(model, converted)
 
 
+def converted_row(model: type[models.Model], values: Sequence[Any]) -> list[Any]:
+    """A row's columns as read in ``columns``' order, converted as the ORM converts them."""
+    return [
+        _converted(value, converters)
+        for value, converters in zip(values, _db_converters(model), strict=True)
+    ]
+
+
 def from_json(model: type[M], data: dict[str, Any]) -> M:
     """The row of ``model`` as ``json_rows`` wrote it (read with ``parse_float=Decimal`` on
     PostgreSQL, whose JSON carries each value typed; elsewhere as stored, converted as the ORM
@@ -352,6 +360,95 @@ def update_many_statement(objs: Sequence[models.Model], names: Sequence[str]) ->
     return sql, values
 
 
+# --- Statements of rows held as plain values (anything with the model's attributes, ``id`` its key)
+
+
+def insert_rows_statement(
+    model: type[models.Model], found: Sequence[Any], *, keyed: bool = False
+) -> Statement:
+    """One ``INSERT`` of ``found`` (values with the model's attributes), their keys given
+    (``keyed``: ``next_keys``) or left to the database."""
+    sql, written = _insert_statement(model, keyed)
+    head = sql.partition(" VALUES ")[0]
+    row = f"({', '.join(['%s'] * len(written))})"
+    text = f"{head} VALUES {', '.join([row] * len(found))}"
+    return text, [value for obj in found for value in _prepared(obj, written, adding=True)]
+
+
+def next_keys(counts: Mapping[type[models.Model], int]) -> list[list[int]]:
+    """Keys for new rows of each model, ``counts`` of each, taken now (one statement): from the
+    key's sequence on PostgreSQL; on SQLite, whose transactions hold the database's write lock
+    from their start, past the largest key used."""
+    parts = []
+    values: list[Any] = []
+    for model, count in counts.items():
+        name = model._meta.db_table
+        if connection.vendor == "postgresql":
+            parts.append(
+                "(SELECT json_agg(nextval(pg_get_serial_sequence(%s, %s)))::text "
+                "FROM generate_series(1, %s))"
+            )
+            values += [connection.ops.quote_name(name), _pk(model).column, count]
+        else:
+            parts.append(
+                f"max(coalesce((SELECT max({quoted(_pk(model))}) FROM {table(model)}), 0), "
+                "coalesce((SELECT seq FROM sqlite_sequence WHERE name = %s), 0))"
+            )
+            values.append(name)
+    with cursor() as run:
+        run.execute(f"SELECT {', '.join(parts)}", values)
+        found = run.fetchone()
+    assert found is not None
+    if connection.vendor == "postgresql":
+        return [json.loads(text) for text in found]
+    return [
+        list(range(last + 1, last + 1 + count))
+        for last, count in zip(found, counts.values(), strict=True)
+    ]
+
+
+def update_rows_statements(
+    model: type[models.Model], found: Sequence[Any], names: Sequence[str]
+) -> list[Statement]:
+    """``UPDATE`` of the fields ``names`` of each of ``found`` (by its ``id``): one statement on
+    PostgreSQL whatever their number (``UPDATE ... FROM (VALUES ...)``), one each elsewhere."""
+    written = _written(model, tuple(names))
+    pk = _pk(model)
+    if len(found) == 1 or connection.vendor != "postgresql":
+        sql, _ = _update_statement(model, tuple(names))
+        return [(sql, [*_prepared(obj, written, adding=False), obj.id]) for obj in found]
+    typed = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in [pk, *written])
+    plain = ", ".join(["%s"] * (len(written) + 1))
+    rows_sql = ", ".join([f"({typed})", *[f"({plain})"] * (len(found) - 1)])
+    names_sql = ", ".join(quoted(f) for f in [pk, *written])
+    sets = ", ".join(f"{quoted(f)} = v.{quoted(f)}" for f in written)
+    sql = (
+        f"UPDATE {table(model)} SET {sets} FROM (VALUES {rows_sql}) AS v({names_sql}) "
+        f"WHERE {table(model)}.{quoted(pk)} = v.{quoted(pk)}"
+    )
+    values = [v for obj in found for v in [obj.id, *_prepared(obj, written, adding=False)]]
+    return [(sql, values)]
+
+
+def delete_rows_statement(model: type[models.Model], keys: Sequence[int]) -> Statement:
+    """``DELETE`` of the rows of ``model`` with these keys."""
+    marks = ", ".join(["%s"] * len(keys))
+    return f"DELETE FROM {table(model)} WHERE {quoted(_pk(model))} IN ({marks})", list(keys)
+
+
+def run_all(statements: Sequence[Statement]) -> None:
+    """Run ``statements`` in order: on PostgreSQL as one (each but the last in a ``WITH``), one
+    round trip; elsewhere one after the other."""
+    if not statements:
+        return
+    if connection.vendor != "postgresql":
+        with cursor() as run:
+            for sql, values in statements:
+                run.execute(sql, values)
+        return
+    _run(statements)
+
+
 @dataclass(frozen=True)
 class Addition:
     """Rows whose figures ``upsert_add`` adds to the rows of ``model`` with the same ``key``.
@@ -540,9 +637,10 @@ def _written(model: type[models.Model], names: tuple[str, ...]) -> Written:
 
 
 @cache
-def _insert_statement(model: type[models.Model]) -> tuple[str, Written]:
+def _insert_statement(model: type[models.Model], keyed: bool = False) -> tuple[str, Written]:
+    """The model's ``INSERT`` of one row, its key read back (``keyed``: the key given)."""
     pk = _pk(model)
-    written = _written_of(f for f in fields(model) if f is not pk)
+    written = _written_of(f for f in fields(model) if keyed or f is not pk)
     return (
         f"INSERT INTO {table(model)} ({', '.join(quoted(f) for f in written)}) "
         f"VALUES ({', '.join(['%s'] * len(written))}) RETURNING {quoted(pk)}",

@@ -46,6 +46,13 @@ class ActionError(RulesError):
 
     kind: ClassVar[RefusalKind | None] = None
     """Set on the refusals surveillance must see; None on the rest."""
+    where: object = None
+    """The table's state in play the command was refused in, when it was read
+    (``tablegame.commands.run`` sets it): a refusal kept for surveillance says where."""
+
+
+class NotAllowed(ActionError):
+    """The person may not do this: their role, or a dealer at another table than their own."""
 
 
 class LateWager(ActionError):

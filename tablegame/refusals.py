@@ -32,6 +32,8 @@ from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError, RefusalKind
 from tablegame.live import live
 from tablegame.models import Round, Shoe, Table, TableRefusal
+from tablegame.play.rows import columns_of
+from tablegame.play.state import InPlay as PlayState
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,34 @@ def kept(
         )
     except Exception:
         log.warning("refusal of %s at table %s not kept", command, table.pk, exc_info=True)
+        return None
+
+
+def kept_in(
+    state: PlayState,
+    error: ActionError,
+    *,
+    actor: Actor,
+    command: str,
+    given: Mapping[str, Any],
+) -> TableRefusal | None:
+    """``kept``, for a command refused in ``state`` (the table's state in play it read)."""
+    if error.kind is None:
+        return None
+    table_id = state.table.id or 0
+
+    def where() -> InPlay:
+        table = Table(**columns_of(state.table))
+        table._state.adding = False
+        game = state.in_play
+        round_row = Round(id=game.id, number=game.number) if game is not None else None
+        shoe = Shoe(id=state.shoe.id, number=state.shoe.number) if state.shoe else None
+        return table, round_row, shoe
+
+    try:
+        return _keep(table_id, error.kind, str(error), actor, command, given, where)
+    except Exception:
+        log.warning("refusal of %s at table %s not kept", command, table_id, exc_info=True)
         return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baccarat.cards import parse_cards
 from baccarat.drawing import Coup
@@ -23,6 +23,16 @@ from baccarat.settlement import PlayerDealer, house_money_ride, settle, settle_h
 from baccarat.settlement import Wager as EngineWager
 from baccarat.wagertypes import WagerType
 from tablegame.models import Card, Round, SettlementStep, Table, Wager
+
+if TYPE_CHECKING:
+    from tablegame.play.rows import CardRow, RoundRow, StepRow, TableRow, WagerRow
+
+    # A row as the ORM made it, or as the state in play holds it: read alike.
+    AnyTable = Table | TableRow
+    AnyRound = Round | RoundRow
+    AnyCard = Card | CardRow
+    AnyWager = Wager | WagerRow
+    AnyStep = SettlementStep | StepRow
 
 #: A coup of each kind the player-dealer's bank can meet: Player wins, Banker wins with 7 and
 #: with 6 (paid half at a commission-free table), a tie.
@@ -46,13 +56,13 @@ def royal9(rules: RulesSubmission, seat_count: int) -> dict[str, Any] | None:
     }
 
 
-def curator_offer(table: Table, seats: Sequence[int]) -> list[int]:
+def curator_offer(table: AnyTable, seats: Sequence[int]) -> list[int]:
     """The order the shoe is offered in (004 §7(b), §14(b)): right of the curator who held it."""
     previous = table.curator_seat or table.previous_curator_seat
     return curator_offer_order(seats, previous=previous)
 
 
-def player_dealer(table: Table, rules: RulesSubmission, seats: Sequence[int]) -> dict[str, Any]:
+def player_dealer(table: AnyTable, rules: RulesSubmission, seats: Sequence[int]) -> dict[str, Any]:
     """The hands banked, and the order the player-dealer position is offered in (001)."""
     last = table.player_dealer_seat or table.previous_player_dealer_seat
     fees = rules.collection_fees
@@ -75,7 +85,7 @@ def player_dealer(table: Table, rules: RulesSubmission, seats: Sequence[int]) ->
     }
 
 
-def _coup(cards: Sequence[Card]) -> Coup:
+def _coup(cards: Sequence[AnyCard]) -> Coup:
     """The coup of the cards dealt to the Player's and the Banker's hands."""
     return Coup(
         parse_cards([c.code for c in cards if c.hand == "player"]),
@@ -83,14 +93,14 @@ def _coup(cards: Sequence[Card]) -> Coup:
     )
 
 
-def _engine_wagers(wagers: Iterable[Wager]) -> list[EngineWager]:
+def _engine_wagers(wagers: Iterable[AnyWager]) -> list[EngineWager]:
     return [
         EngineWager(w.seat, WagerType(w.type), w.amount, WagerType(w.ride) if w.ride else None)
         for w in wagers
     ]
 
 
-def bank(game: Round, rules: RulesSubmission, wagers: Iterable[Wager]) -> dict[str, Any]:
+def bank(game: AnyRound, rules: RulesSubmission, wagers: Iterable[AnyWager]) -> dict[str, Any]:
     """The bank, what the wagers would take from it at worst, and the collection fees due.
 
     Each sample coup is settled by the engine against an unlimited bank; the most the
@@ -125,7 +135,7 @@ def bank(game: Round, rules: RulesSubmission, wagers: Iterable[Wager]) -> dict[s
 
 
 def house_money(
-    rules: RulesSubmission, *, cards: Sequence[Card], wagers: Iterable[Wager]
+    rules: RulesSubmission, *, cards: Sequence[AnyCard], wagers: Iterable[AnyWager]
 ) -> list[dict[str, Any]]:
     """The House Money step, once the first four cards are out (000 §8(c)(3)): each wager, from
     the dealer's right, won or lost on the pairs, what a win pays, how much of it may ride
@@ -156,13 +166,13 @@ def house_money(
 
 
 def preview(
-    game: Round,
+    game: AnyRound,
     rules: RulesSubmission,
     *,
-    cards: Sequence[Card],
-    wagers: Iterable[Wager],
+    cards: Sequence[AnyCard],
+    wagers: Iterable[AnyWager],
     meters: Mapping[str, Decimal],
-    done: Sequence[SettlementStep],
+    done: Sequence[AnyStep],
 ) -> list[dict[str, Any]]:
     """The settlement steps of the complete coup, in legal order, as Settle will record them:
     the steps ``done`` already (House Money's), then the engine's (``meters``: the table's Royal
@@ -194,7 +204,7 @@ def preview(
     ]
 
 
-def repeat(wagers: Iterable[Wager]) -> list[dict[str, Any]]:
+def repeat(wagers: Iterable[AnyWager]) -> list[dict[str, Any]]:
     """A settled round's wagers as "repeat" places them again (the tablet leaves out the seats
     no longer taken, the player-dealer's, and wagers already on the layout)."""
     return [

@@ -30,16 +30,13 @@ from casino.roles import Actor
 from tablegame.broadcast import announce_change, notice_change
 from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
+from tablegame.errors import NotAllowed as NotAllowed
 from tablegame.events import TablePayload, event_data
 from tablegame.live import locked_tables
 from tablegame.models import Table
 from tablegame.work import Work, unit
 
 M = TypeVar("M", bound=models.Model)
-
-
-class NotAllowed(ActionError):
-    """The user's role may not do this."""
 
 
 def require(actor: Actor, what: str) -> None:

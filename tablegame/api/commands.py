@@ -46,6 +46,7 @@ from casino.page_commands import HEADER, KEY_MAX_LENGTH, KEY_REUSED, REPLAYED_HE
 from casino.record import Head
 from casino.roles import Actor
 from fastpath import rows
+from tablegame import commands as table_commands
 from tablegame import live, refusals
 from tablegame.actions import NotAllowed
 from tablegame.actions import common as actions_common
@@ -96,10 +97,12 @@ def run_command(
     act: Callable[[Table, Actor], object],
     key_required: bool,
     given: Mapping[str, Any] | None = None,
+    name: str = "",
 ) -> HttpResponse:
     """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
     key; answer what changed. ``given``: the command's input, kept with a refusal surveillance
-    must see (``tablegame.refusals``)."""
+    must see (``tablegame.refusals``). A command of ``tablegame.commands`` (``name``, its
+    inputs ``given``) runs there."""
     actor = actor_of(request)
     key = request.headers.get(HEADER, "").strip()
     if key_required and not key:
@@ -113,7 +116,33 @@ def run_command(
             headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
             body = error_body(BUSY, request_id=request_id)
             return Response(body, status=503, headers=headers)
+        if name in table_commands.COMMANDS:
+            return _run_command(actor, key, table_id, command, name, given or {})
         return _run(actor, key, table_id, command, act, given or {})
+
+
+def _run_command(
+    actor: Actor, key: str, table_id: int, command: str, name: str, given: Mapping[str, Any]
+) -> HttpResponse:
+    """``tablegame.commands.run``, its refusals answered (and kept) as the API answers them."""
+    try:
+        done = table_commands.run(table_id, actor, name, given, key=key, record_as=command)
+    except table_commands.NoTable as missing:
+        raise exceptions.NotFound(str(missing)) from None
+    except table_commands.KeyReused:
+        return Response(error_body(KEY_REUSED), status=409)
+    except NotAllowed as refusal:
+        return _refused(actor, key, table_id, command, 403, str(refusal))
+    except RulesError as refusal:  # ActionError, or a rule the command did not reword
+        refused = _refused(actor, key, table_id, command, 409, str(refusal))
+        where = getattr(refusal, "where", None)
+        if isinstance(refusal, ActionError) and where is not None:  # rolled back: kept now
+            refusals.kept_in(where, refusal, actor=actor, command=name, given=given)
+        return refused
+    except IntegrityError:
+        # Race: the same key at the same moment for another table (whose row lock is not ours).
+        return Response(error_body(KEY_REUSED), status=409)
+    return _answer(done.text, done.status, replayed=done.replayed)
 
 
 def _run(

@@ -166,6 +166,7 @@ class TableCommand(APIView):
             act=lambda table, actor: action(table, actor=actor, **arguments),
             key_required=self.key_required,
             given=arguments,
+            name=action.__name__,
         )
 
 

@@ -1,0 +1,199 @@
+"""The one way a command on a table runs, whoever gives it: the tablet's API, the pit's pages, a
+management command, the load simulator, a test.
+
+In one transaction (``run``): the table's row is locked, then one statement reads its state in
+play and the command's idempotency key (``tablegame.play.reading``); a key used already answers
+as it answered then; otherwise the access policy is asked (the role's rule, and a dealer's own
+table), the command's function makes its ``Changes`` from the state, the writer writes them with
+the command's record in one statement (``tablegame.play.writing``), and the answer (the events
+and the parts of the table state they changed) is made from the state those changes leave
+(``tablegame.play.changes.applied``): what was written, never read back. Once the transaction
+commits, the table's screens are told the answer (``broadcast.announce_change``). A refusal
+(``ActionError``) changes nothing: the transaction is rolled back whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from casino import access
+from casino.page_commands import KEY_REUSED
+from casino.roles import Actor
+from fastpath import rows
+from tablegame import broadcast
+from tablegame.errors import ActionError, NotAllowed
+from tablegame.events import RulesInForce
+from tablegame.models import CommandRecord
+from tablegame.play import changes as c
+from tablegame.play import parts, reading, rounds, writing
+from tablegame.play.changes import Changes, applied
+from tablegame.play.command import Command
+from tablegame.play.state import InPlay
+
+#: Every command run this way, by name (its access rule is ``command:<name>``).
+COMMANDS: dict[str, Callable[..., Changes]] = {
+    "open_round": rounds.open_round,
+    "place_wager": rounds.place_wager,
+    "withdraw_wager": rounds.withdraw_wager,
+    "set_player_dealer_bank": rounds.set_player_dealer_bank,
+    "no_more_bets": rounds.no_more_bets,
+    "relinquish_cards": rounds.relinquish_cards,
+    "deal_card": rounds.deal_card,
+}
+
+
+class NoTable(ActionError):
+    """No table has this number."""
+
+
+class KeyReused(ActionError):
+    """The idempotency key was used for another command, or at another table."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """A command done, or answered again from its record."""
+
+    text: str
+    """Its answer as JSON text, as stored with its key."""
+    status: int = 200
+    replayed: bool = False
+    state: InPlay | None = None
+    """The state in play it left (None: answered again from its record)."""
+
+
+def run(
+    table_id: int,
+    actor: Actor,
+    name: str,
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    key: str = "",
+    record_as: str = "",
+) -> Done:
+    """Run the command ``name`` with ``inputs`` at the table, by ``actor``, at most once per
+    ``key`` (``record_as``: the name and inputs' digest its record keeps, so that a key sent
+    again with other inputs is refused). Raises ``ActionError`` (``NotAllowed``, ``NoTable``,
+    ``KeyReused``) when refused: nothing is written then."""
+    act = COMMANDS[name]
+    with transaction.atomic(), rows.one_cursor():
+        # Race: a double tap sends one command twice at once. The second waits at this lock
+        # until the first commits, then finds its record and answers the same.
+        locked = reading.lock(table_id)
+        if locked is None:
+            raise NoTable(f"There is no table {table_id}.")
+        read = reading.read(locked, user_id=actor.pk, key=key)
+        if read.done_id is not None:
+            return _replay(read.done_id, table_id, record_as or name)
+        state = read.state
+        command = Command(actor=actor, at=timezone.now())
+        try:
+            _check_access(state, actor, name)
+            changes = _taken_effect(state, command) + act(state, command, **(inputs or {}))
+        except ActionError as refusal:
+            refusal.where = state  # kept for surveillance once rolled back (``refusals``)
+            raise
+        changes = writing.keyed(changes)
+        events = writing.chained(
+            changes, chain_id=state.table.chain_id, head=state.head, at=command.at
+        )
+        after = applied(state, changes, writing.head_after(events, state.head))
+        told = [(e.sequence, r.payload) for e, r in zip(events, changes.events, strict=True)]
+        if changes.read_again:
+            writing.write(changes, events)
+            after = reading.read(reading.Locked(after.table, after.pit, after.casino)).state
+        answer = parts.answer(after, told)
+        text = json.dumps(answer)
+        record = None
+        if key:
+            record = CommandRecord(
+                user_id=actor.pk,
+                key=key,
+                table_id=table_id,
+                command=record_as or name,
+                status=200,
+                response=text,
+                created_at=command.at,
+            )
+        if changes.read_again:
+            writing.write(Changes(), [], record)
+        else:
+            writing.write(changes, events, record)
+        if told:
+            _announce(after, told[-1], answer, text)
+        for notice in changes.after_commit:
+            transaction.on_commit(notice)
+    return Done(text=text, state=after)
+
+
+def _check_access(state: InPlay, actor: Actor, name: str) -> None:
+    """The role's rule (``command:<name>``), then a dealer's own table."""
+    decision = access.decide(actor, f"command:{name}")
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
+    if access.floor_role(actor) != "dealer":
+        return
+    table_id = state.table.id
+    mine = [a for a in state.assignments if a.dealer_id == actor.pk]
+    for a in mine:  # their own table first: where to go
+        if a.table_id != table_id:
+            raise NotAllowed(
+                f"You are assigned to {a.table_name}: a dealer acts only at their own table."
+            )
+    for a in state.assignments:
+        if a.table_id == table_id and a.dealer_id != actor.pk:
+            raise NotAllowed(
+                f"{a.username} deals this table: ask the floor to assign you here first."
+            )
+    if not state.assignments and settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED:
+        raise NotAllowed("The floor has not assigned you to this table: ask a floorperson.")
+
+
+def _taken_effect(state: InPlay, command: Command) -> Changes:
+    """Between rounds: rules filed for later that took effect since the table's last event are
+    recorded in force first (no actor), so that the command's answer tells the screens."""
+    filing = state.rules_now
+    if (
+        state.in_play is not None
+        or filing is None
+        or state.head_at is None
+        or filing.effective_at <= state.head_at
+    ):
+        return c.NONE
+    return c.event(
+        None,
+        RulesInForce(
+            filing=filing.id or 0,
+            profile=filing.profile,
+            options=dict(filing.options),
+            effective_at=filing.effective_at.isoformat(),
+        ),
+    )
+
+
+def _replay(done_id: int, table_id: int, command: str) -> Done:
+    """The stored answer of a command sent again; a key used for another is refused."""
+    done = CommandRecord.objects.filter(pk=done_id).first()
+    if done is None or (done.table_id, done.command) != (table_id, command):
+        raise KeyReused(KEY_REUSED)
+    return Done(text=done.response, status=done.status, replayed=True)
+
+
+def _announce(state: InPlay, last: tuple[int, Any], answer: dict[str, Any], text: str) -> None:
+    """Once the transaction commits, tell the table's screens (its, its pit's, surveillance's)
+    what changed: the answer itself, less what the screens read again (``WITHHELD``)."""
+    table_id, pit_id = state.table.id, state.table.pit_id
+    sequence, payload = last
+    told = broadcast.notice_change(answer, text)
+    transaction.on_commit(
+        lambda: broadcast.announce_change(
+            table_id or 0, sequence, payload.kind.value, pit_id=pit_id, change_text=told
+        )
+    )

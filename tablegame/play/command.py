@@ -1,0 +1,47 @@
+"""What every command function is given besides the state in play: who gives it, and when."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from casino import access, roles
+from casino.roles import Actor
+from tablegame.errors import ActionError
+from tablegame.play.state import InPlay
+
+
+@dataclass(frozen=True)
+class Command:
+    """The person giving the command and the moment it is done (every time it writes)."""
+
+    actor: Actor
+    at: datetime.datetime
+
+    @property
+    def actor_id(self) -> int:
+        return int(self.actor.pk)
+
+    def may(self, what: str) -> bool:
+        """Whether the policy lets the actor do ``what`` (``casino.access``)."""
+        return access.decide(self.actor, what).allowed
+
+    @property
+    def is_dealer(self) -> bool:
+        return access.floor_role(self.actor) == roles.DEALER
+
+
+def dealer_dealing(state: InPlay, command: Command) -> str:
+    """Who deals a round the command opens: the dealer giving it, else the table's assigned
+    dealer (a supervisor opening it), else blank (``tablegame.dealers.dealer_dealing``)."""
+    if command.is_dealer:
+        return str(command.actor.username)
+    return next((a.username for a in state.assignments if a.table_id == state.table.id), "")
+
+
+def check_text(value: str, *, field: str, limit: int) -> str:
+    """Trimmed text that fits its column, or a refusal that says how long it may be."""
+    text = value.strip()
+    if len(text) > limit:
+        raise ActionError(f"The {field} may be at most {limit} characters.")
+    return text
