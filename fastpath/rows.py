@@ -149,19 +149,20 @@ def converted_row(model: type[models.Model], values: Sequence[Any]) -> list[Any]
 
 
 def from_json(model: type[M], data: dict[str, Any]) -> M:
-    """The row of ``model`` as ``json_rows`` wrote it (read with ``parse_float=Decimal`` on
-    PostgreSQL, whose JSON carries each value typed; elsewhere as stored, converted as the ORM
-    converts a column)."""
-    if connection.vendor != "postgresql":
-        found = instance(model, [data[c] for c in _json_reading(model)[0]])
-        assert found is not None, "a row has its key"
-        return found
-    columns, converters = _json_reading(model)
-    values = [
+    """The row of ``model`` as ``json_rows`` wrote it (read with ``decoded``)."""
+    return _made(model, json_values(model, data))
+
+
+def json_values(model: type[models.Model], data: Mapping[str, Any]) -> list[Any]:
+    """The columns of ``model``'s row as ``json_rows`` wrote it (read with ``decoded``), in the
+    order of ``fields``, converted: PostgreSQL's JSON carries each value typed (a money column's
+    digits, read as a decimal), but for its times (text); SQLite's is each column as stored,
+    converted as the ORM converts a column."""
+    columns, converters = _json_reading(model, connection.vendor)
+    return [
         value if convert is None or value is None else convert(value)
         for value, convert in zip([data[c] for c in columns], converters, strict=True)
     ]
-    return _made(model, values)
 
 
 def json_rows(model: type[models.Model], alias: str, where: str, order: str) -> str:
@@ -177,6 +178,25 @@ def json_rows(model: type[models.Model], alias: str, where: str, order: str) -> 
         f"(SELECT coalesce(json_group_array(json_object({pairs})), '[]') "
         f"FROM (SELECT * FROM {source} ORDER BY {order}) {alias})"
     )
+
+
+def json_row(model: type[models.Model], alias: str) -> str:
+    """The JSON object of one row of ``model`` joined as ``alias``, by column (``from_json``
+    reads it): PostgreSQL's ``row_to_json``, SQLite's ``json_object`` of every column."""
+    if connection.vendor == "postgresql":
+        return f"row_to_json({alias})"
+    pairs = ", ".join(f"'{f.column}', {alias}.{quoted(f)}" for f in fields(model))
+    return f"json_object({pairs})"
+
+
+def as_json(text: str) -> str:
+    """The JSON text of a scalar subquery (``json_rows``) as JSON, to nest in another."""
+    return f"({text})::json" if connection.vendor == "postgresql" else f"json({text})"
+
+
+def json_array() -> str:
+    """The function that makes a JSON array of its arguments."""
+    return "json_build_array" if connection.vendor == "postgresql" else "json_array"
 
 
 def json_list(value: str, source: str, order: str, *, json_values: bool = False) -> str:
@@ -255,10 +275,14 @@ def _plain(model: type[models.Model]) -> bool:
 
 @cache
 def _json_reading(
-    model: type[models.Model],
+    model: type[models.Model], vendor: str
 ) -> tuple[list[str], list[Callable[[Any], Any] | None]]:
     """Each field's column, and how its JSON value becomes a Python one (None: as is)."""
     converters: list[Callable[[Any], Any] | None] = []
+    if vendor != "postgresql":
+        for found in _db_converters(model):
+            converters.append(_chain(found) if found else None)
+        return [f.column or "" for f in fields(model)], converters
     for model_field in fields(model):
         if isinstance(model_field, models.DateTimeField):
             converters.append(parse_datetime)
@@ -267,6 +291,10 @@ def _json_reading(
         else:
             converters.append(None)
     return [f.column or "" for f in fields(model)], converters
+
+
+def _chain(found: Sequence[tuple[Callable[..., Any], Any]]) -> Callable[[Any], Any]:
+    return lambda value: _converted(value, found)
 
 
 def insert(obj: M) -> M:

@@ -34,7 +34,7 @@ from tablegame.play.rows import (
     TableRow,
     WagerRow,
 )
-from tablegame.play.state import InPlay
+from tablegame.play.state import LISTS, InPlay
 
 R = TypeVar("R", bound=Row)
 
@@ -133,7 +133,10 @@ def applied(state: InPlay, changes: Changes, head: Head) -> InPlay:
         current.update(change.row)
     for row in changes.deletes:
         current.delete(row)
-    return dataclasses.replace(state, head=head, **current.changed)
+    lists = {n: v for n, v in current.changed.items() if n in LISTS}
+    rest = {n: v for n, v in current.changed.items() if n not in LISTS}
+    given = {**state.made_lists(), **lists}
+    return dataclasses.replace(state, head=head, given=given, **rest)
 
 
 def _last_if_new(key: int | None) -> tuple[bool, int]:

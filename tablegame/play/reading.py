@@ -44,26 +44,17 @@ from tablegame.models import (
 from tablegame.models.rounds import ACTIVE_ROUND_STATES, ENDED_ROUND_STATES
 from tablegame.models.vigorish import CommandRecord
 from tablegame.play.rows import (
-    CardRow,
     CasinoRow,
-    DeckChangeRow,
-    IrregularityRow,
-    LimitRow,
-    MarkerRow,
-    MeterRow,
     PitRow,
     RoundRow,
     Row,
     RulesRow,
-    SeatRow,
     ShoeRow,
-    StepRow,
     TableRow,
-    WagerRow,
     from_json,
     made,
 )
-from tablegame.play.state import Assignment, Banked, InPlay
+from tablegame.play.state import LISTS, InPlay
 
 R = TypeVar("R", bound=Row)
 
@@ -139,15 +130,7 @@ def read(locked: Locked, *, user_id: int | None = None, key: str = "") -> Read:
     round_rules = _row(RulesRow, values)
     shoe = _row(ShoeRow, values)
     game = _row(RoundRow, values)
-    banked_round = _row(RoundRow, values)
-    (
-        wagers, cards, steps, irregularities, seats, limits, markers, deck_change, meters,
-        assignments, repeat, banked_steps, banked_shoe, same_player,
-    ) = (next(values) for _ in range(14))  # fmt: skip
-    banked = None
-    if banked_round is not None:
-        banked = Banked(banked_round, _rows(StepRow, banked_steps), banked_shoe, bool(same_player))
-    changes = _rows(DeckChangeRow, deck_change)
+    texts = dict(zip(LISTS, values, strict=True))
     state = InPlay(
         casino=locked.casino,
         pit=locked.pit,
@@ -157,22 +140,11 @@ def read(locked: Locked, *, user_id: int | None = None, key: str = "") -> Read:
         read_at=now,
         rules_now=rules_now,
         rules_next_at=rows.converted(TableRules, "effective_at", next_at),
-        seats=_rows(SeatRow, seats),
-        limits=_rows(LimitRow, limits),
         shoe=shoe,
         rounds_in_shoe=rounds_in_shoe or 0,
         round=game,
         round_rules=round_rules,
-        wagers=_rows(WagerRow, wagers),
-        cards=_rows(CardRow, cards),
-        steps=_rows(StepRow, steps),
-        irregularities=_rows(IrregularityRow, irregularities),
-        markers=_rows(MarkerRow, markers),
-        deck_change=changes[0] if changes else None,
-        meters=_rows(MeterRow, meters),
-        assignments=tuple(Assignment(*a) for a in rows.decoded(assignments)),
-        banked=banked,
-        repeat=_rows(WagerRow, repeat),
+        texts={name: text for name, text in texts.items() if text is not None},
     )
     return Read(state, done_id)
 
@@ -212,26 +184,13 @@ def _statement() -> str:
     pk = q("id")
     active = ", ".join(f"'{state}'" for state in ACTIVE_ROUND_STATES)
     ended = ", ".join(f"'{state}'" for state in ENDED_ROUND_STATES)
-    dealer, at_table = c(DealerAssignment, "dealer"), c(DealerAssignment, "table")
-    array = "json_build_array" if connection.vendor == "postgresql" else "json_array"
-    occupied_rules = (
+    in_force = (
         f"SELECT t0.{pk} FROM {t(TableRules)} t0 WHERE t0.{c(TableRules, 'table')} = tb.{pk} "
         f"AND t0.{c(TableRules, 'effective_at')} <= %(now)s "
         f"ORDER BY t0.{c(TableRules, 'effective_at')} DESC, t0.{pk} DESC LIMIT 1"
     )
-    assigned = (
-        f"{t(DealerAssignment)} a JOIN {t(Table)} dt ON dt.{pk} = a.{at_table} "
-        f"JOIN {t(User)} du ON du.{pk} = a.{dealer} "
-        f"WHERE a.{c(DealerAssignment, 'relieved_at')} IS NULL "
-        f"AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk})"
-    )
-    assignment = f"{array}(a.{dealer}, a.{at_table}, dt.{c(Table, 'name')}, du.{q('username')})"
-    last_settled = (
-        f"SELECT ls.{pk} FROM {t(Round)} ls WHERE ls.{c(Round, 'table')} = tb.{pk} "
-        f"AND ls.{c(Round, 'state')} = 'settled' AND NOT ls.{c(Round, 'simulated')} "
-        f"ORDER BY ls.{c(Round, 'settled_at')} DESC, ls.{pk} DESC LIMIT 1"
-    )
-    wager_order = f"{{a}}.{c(Wager, 'seat')} DESC, {{a}}.{c(Wager, 'type')}"
+    lists = _lists()
+    assert tuple(lists) == LISTS, "the statement reads the state's lists in their order"
     return f"""
 SELECT
   (SELECT d.{pk} FROM {t(CommandRecord)} d
@@ -245,57 +204,7 @@ SELECT
   {rows.columns("rr", TableRules)},
   {rows.columns("s", Shoe)},
   {rows.columns("r", Round)},
-  {rows.columns("p", Round)},
-  {rows.json_rows(Wager, "w", f"w.{c(Wager, 'round')} = r.{pk}", wager_order.format(a="w"))},
-  {rows.json_rows(Card, "k", f"k.{c(Card, 'round')} = r.{pk}", f"k.{c(Card, 'position')}")},
-  {
-        rows.json_rows(
-            SettlementStep,
-            "x",
-            f"x.{c(SettlementStep, 'round')} = r.{pk}",
-            f"x.{c(SettlementStep, 'index')}",
-        )
-    },
-  {rows.json_rows(Irregularity, "i", f"i.{c(Irregularity, 'round')} = r.{pk}", f"i.{pk}")},
-  {rows.json_rows(Seat, "st", f"st.{c(Seat, 'table')} = tb.{pk}", f"st.{c(Seat, 'number')}")},
-  {rows.json_rows(TableLimit, "l", f"l.{c(TableLimit, 'table')} = tb.{pk}", f"l.{pk}")},
-  {
-        rows.json_rows(
-            VigorishMarker,
-            "m",
-            f"m.{c(VigorishMarker, 'table')} = tb.{pk} "
-            f"AND m.{c(VigorishMarker, 'status')} = 'open'",
-            f"m.{c(VigorishMarker, 'seat')} DESC, m.{c(VigorishMarker, 'marked_at')}, m.{pk}",
-        )
-    },
-  {rows.json_rows(DeckChange, "dc", f"dc.{c(DeckChange, 'table')} = tb.{pk}", f"dc.{pk}")},
-  {
-        rows.json_rows(
-            ProgressiveMeter,
-            "pm",
-            f"pm.{c(ProgressiveMeter, 'table')} = tb.{pk}",
-            f"pm.{c(ProgressiveMeter, 'name')}",
-        )
-    },
-  {rows.json_list(assignment, assigned, f"a.{pk}", json_values=True)},
-  {
-        rows.json_rows(
-            Wager, "rw", f"rw.{c(Wager, 'round')} = ({last_settled})", wager_order.format(a="rw")
-        )
-    },
-  {
-        rows.json_rows(
-            SettlementStep,
-            "px",
-            f"px.{c(SettlementStep, 'round')} = p.{pk}",
-            f"px.{c(SettlementStep, 'index')}",
-        )
-    },
-  (SELECT ps.{c(Shoe, "number")} FROM {t(Shoe)} ps WHERE ps.{pk} = p.{c(Round, "shoe")}),
-  EXISTS (SELECT 1 FROM {t(Seat)} pst
-    WHERE pst.{c(Seat, "table")} = tb.{pk}
-      AND pst.{c(Seat, "number")} = p.{c(Round, "player_dealer_seat")}
-      AND pst.{c(Seat, "occupied_since")} <= p.{c(Round, "opened_at")})
+  {", ".join(lists.values())}
 FROM {t(Table)} tb
 LEFT JOIN {t(Event)} h ON h.{pk} = (
   SELECT e.{pk} FROM {t(Event)} e WHERE e.{c(Event, "chain")} = tb.{c(Table, "chain")}
@@ -310,7 +219,7 @@ LEFT JOIN {t(Round)} r ON r.{pk} = coalesce((
   ORDER BY r0.{pk} DESC LIMIT 1), (
   SELECT r1.{pk} FROM {t(Round)} r1 WHERE r1.{c(Round, "shoe")} = s.{pk}
   ORDER BY r1.{c(Round, "number")} DESC LIMIT 1))
-LEFT JOIN {t(TableRules)} tr ON tr.{pk} = ({occupied_rules})
+LEFT JOIN {t(TableRules)} tr ON tr.{pk} = ({in_force})
 LEFT JOIN {t(TableRules)} rr ON rr.{pk} = r.{c(Round, "rules")}
 LEFT JOIN {t(Round)} p ON p.{pk} = (
   SELECT p0.{pk} FROM {t(Round)} p0
@@ -322,3 +231,80 @@ LEFT JOIN {t(Round)} p ON p.{pk} = (
   ORDER BY p0.{c(Round, "settled_at")} DESC, p0.{pk} DESC LIMIT 1)
 WHERE tb.{pk} = %(table)s
 """
+
+
+def _lists() -> dict[str, str]:
+    """The state's lists (``LISTS``), each a scalar subquery of JSON text: ``r`` the shown
+    round, ``tb`` the table, ``p`` the round a California player-dealer banked last."""
+    c, t, q = rows.column, rows.table, connection.ops.quote_name
+    pk = q("id")
+    dealer, at_table = c(DealerAssignment, "dealer"), c(DealerAssignment, "table")
+    assigned = (
+        f"{t(DealerAssignment)} a JOIN {t(Table)} dt ON dt.{pk} = a.{at_table} "
+        f"JOIN {t(User)} du ON du.{pk} = a.{dealer} "
+        f"WHERE a.{c(DealerAssignment, 'relieved_at')} IS NULL "
+        f"AND (a.{dealer} = %(user)s OR a.{at_table} = tb.{pk})"
+    )
+    assignment = (
+        f"{rows.json_array()}(a.{dealer}, a.{at_table}, dt.{c(Table, 'name')}, du.{q('username')})"
+    )
+    last_settled = (
+        f"SELECT ls.{pk} FROM {t(Round)} ls WHERE ls.{c(Round, 'table')} = tb.{pk} "
+        f"AND ls.{c(Round, 'state')} = 'settled' AND NOT ls.{c(Round, 'simulated')} "
+        f"ORDER BY ls.{c(Round, 'settled_at')} DESC, ls.{pk} DESC LIMIT 1"
+    )
+
+    def wagers(alias: str, of_round: str) -> str:
+        order = f"{alias}.{c(Wager, 'seat')} DESC, {alias}.{c(Wager, 'type')}"
+        return rows.json_rows(Wager, alias, f"{alias}.{c(Wager, 'round')} = {of_round}", order)
+
+    def steps(alias: str, of_round: str) -> str:
+        where = f"{alias}.{c(SettlementStep, 'round')} = {of_round}"
+        return rows.json_rows(SettlementStep, alias, where, f"{alias}.{c(SettlementStep, 'index')}")
+
+    marker = VigorishMarker
+    banked_steps = rows.as_json(steps("px", f"p.{pk}"))
+    banked = (
+        f"(SELECT {rows.json_array()}({rows.json_row(Round, 'p')}, {banked_steps}, "
+        f"(SELECT ps.{c(Shoe, 'number')} FROM {t(Shoe)} ps WHERE ps.{pk} = p.{c(Round, 'shoe')}), "
+        f"EXISTS (SELECT 1 FROM {t(Seat)} pst WHERE pst.{c(Seat, 'table')} = tb.{pk} "
+        f"AND pst.{c(Seat, 'number')} = p.{c(Round, 'player_dealer_seat')} "
+        f"AND pst.{c(Seat, 'occupied_since')} <= p.{c(Round, 'opened_at')})) "
+        f"WHERE p.{pk} IS NOT NULL)"
+    )
+    if connection.vendor == "postgresql":
+        banked = f"({banked})::text"
+    return {
+        "seats": rows.json_rows(
+            Seat, "st", f"st.{c(Seat, 'table')} = tb.{pk}", f"st.{c(Seat, 'number')}"
+        ),
+        "limits": rows.json_rows(
+            TableLimit, "l", f"l.{c(TableLimit, 'table')} = tb.{pk}", f"l.{pk}"
+        ),
+        "wagers": wagers("w", f"r.{pk}"),
+        "cards": rows.json_rows(
+            Card, "k", f"k.{c(Card, 'round')} = r.{pk}", f"k.{c(Card, 'position')}"
+        ),
+        "steps": steps("x", f"r.{pk}"),
+        "irregularities": rows.json_rows(
+            Irregularity, "i", f"i.{c(Irregularity, 'round')} = r.{pk}", f"i.{pk}"
+        ),
+        "markers": rows.json_rows(
+            marker,
+            "m",
+            f"m.{c(marker, 'table')} = tb.{pk} AND m.{c(marker, 'status')} = 'open'",
+            f"m.{c(marker, 'seat')} DESC, m.{c(marker, 'marked_at')}, m.{pk}",
+        ),
+        "deck_change": rows.json_rows(
+            DeckChange, "dc", f"dc.{c(DeckChange, 'table')} = tb.{pk}", f"dc.{pk}"
+        ),
+        "meters": rows.json_rows(
+            ProgressiveMeter,
+            "pm",
+            f"pm.{c(ProgressiveMeter, 'table')} = tb.{pk}",
+            f"pm.{c(ProgressiveMeter, 'name')}",
+        ),
+        "assignments": rows.json_list(assignment, assigned, f"a.{pk}", json_values=True),
+        "banked": banked,
+        "repeat": wagers("rw", f"({last_settled})"),
+    }

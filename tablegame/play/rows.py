@@ -71,8 +71,8 @@ def made(row_type: type[R], values: Sequence[Any]) -> R | None:
 
 def from_json(row_type: type[R], data: Mapping[str, Any]) -> R:
     """The row from the JSON object of its columns (``fastpath.rows.json_rows``)."""
-    instance = sql_rows.from_json(row_type.MODEL, dict(data))
-    return row_type(**{name: instance.__dict__[name] for name in _names(row_type)})
+    values = sql_rows.json_values(row_type.MODEL, data)
+    return row_type(**dict(zip(_names(row_type), values, strict=True)))
 
 
 def from_model(row_type: type[R], instance: models.Model) -> R:

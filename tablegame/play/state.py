@@ -9,14 +9,16 @@ from it too, so that a command's answer and a fresh read after it are made alike
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
+from typing import Any
 
 from baccarat.drawing import Coup
 from baccarat.profiles import PROFILES, RulesSubmission
 from casino.record import Head
+from fastpath import rows
 from tablegame.models.rounds import ACTIVE_ROUND_STATES
 from tablegame.play.rows import (
     CardRow,
@@ -28,6 +30,7 @@ from tablegame.play.rows import (
     MeterRow,
     PitRow,
     RoundRow,
+    Row,
     RulesRow,
     SeatRow,
     ShoeRow,
@@ -35,6 +38,7 @@ from tablegame.play.rows import (
     TableRow,
     WagerRow,
     coup,
+    from_json,
 )
 
 
@@ -61,9 +65,20 @@ class Banked:
     """Whoever sits at its player-dealer seat sat there when it opened."""
 
 
+#: The state's lists, each read as JSON text and made into rows when first asked for (a tap
+#: reads them all in its one statement, and most taps look at few of them).
+LISTS = (
+    "seats", "limits", "wagers", "cards", "steps", "irregularities", "markers", "deck_change",
+    "meters", "assignments", "banked", "repeat",
+)  # fmt: skip
+
+
 @dataclass(frozen=True, kw_only=True)
 class InPlay:
-    """One table's state in play, as read after its lock (or as a command left it)."""
+    """One table's state in play, as read after its lock (or as a command left it).
+
+    Its rows are never changed; its lists (``LISTS``) are made from the text read (``texts``)
+    when first asked for, or were given by the command that left this state (``given``)."""
 
     casino: CasinoRow
     pit: PitRow
@@ -78,9 +93,6 @@ class InPlay:
     """The Rules Submission record in force now (None: none filed)."""
     rules_next_at: datetime.datetime | None
     """When rules filed for later next take effect."""
-    seats: tuple[SeatRow, ...]
-    """Every seat of the table, in order."""
-    limits: tuple[LimitRow, ...]
     shoe: ShoeRow | None
     """The shoe in play: the latest not finished."""
     rounds_in_shoe: int
@@ -89,22 +101,87 @@ class InPlay:
     """The round shown: the one in play, else the shoe's last."""
     round_rules: RulesRow | None
     """The shown round's Rules Submission record."""
-    wagers: tuple[WagerRow, ...] = ()
-    """The shown round's wagers, in the models' order (seat descending, then type)."""
-    cards: tuple[CardRow, ...] = ()
-    """Its cards, in dealing order."""
-    steps: tuple[StepRow, ...] = ()
-    """Its settlement steps, in order."""
-    irregularities: tuple[IrregularityRow, ...] = ()
-    markers: tuple[MarkerRow, ...] = ()
-    """The table's open vigorish markers, seat descending."""
-    deck_change: DeckChangeRow | None = None
-    meters: tuple[MeterRow, ...] = ()
-    """The table's Royal 9 meters, by name."""
-    assignments: tuple[Assignment, ...] = ()
-    banked: Banked | None = None
-    repeat: tuple[WagerRow, ...] = ()
-    """The wagers of the table's last settled round (simulated rounds aside): "repeat"."""
+    texts: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The lists as read, JSON text by name (``reading``)."""
+    given: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    """Lists as a command left them, by name (``changes.applied``)."""
+
+    def _list(self, name: str) -> Any:
+        if name in self.given:
+            return self.given[name]
+        text = self.texts.get(name)
+        return _EMPTY[name] if text is None else _MAKE[name](text)
+
+    @cached_property
+    def seats(self) -> tuple[SeatRow, ...]:
+        """Every seat of the table, in order."""
+        found: tuple[SeatRow, ...] = self._list("seats")
+        return found
+
+    @cached_property
+    def limits(self) -> tuple[LimitRow, ...]:
+        found: tuple[LimitRow, ...] = self._list("limits")
+        return found
+
+    @cached_property
+    def wagers(self) -> tuple[WagerRow, ...]:
+        """The shown round's wagers, in the models' order (seat descending, then type)."""
+        found: tuple[WagerRow, ...] = self._list("wagers")
+        return found
+
+    @cached_property
+    def cards(self) -> tuple[CardRow, ...]:
+        """Its cards, in dealing order."""
+        found: tuple[CardRow, ...] = self._list("cards")
+        return found
+
+    @cached_property
+    def steps(self) -> tuple[StepRow, ...]:
+        """Its settlement steps, in order."""
+        found: tuple[StepRow, ...] = self._list("steps")
+        return found
+
+    @cached_property
+    def irregularities(self) -> tuple[IrregularityRow, ...]:
+        found: tuple[IrregularityRow, ...] = self._list("irregularities")
+        return found
+
+    @cached_property
+    def markers(self) -> tuple[MarkerRow, ...]:
+        """The table's open vigorish markers, seat descending."""
+        found: tuple[MarkerRow, ...] = self._list("markers")
+        return found
+
+    @cached_property
+    def deck_change(self) -> DeckChangeRow | None:
+        found: DeckChangeRow | None = self._list("deck_change")
+        return found
+
+    @cached_property
+    def meters(self) -> tuple[MeterRow, ...]:
+        """The table's Royal 9 meters, by name."""
+        found: tuple[MeterRow, ...] = self._list("meters")
+        return found
+
+    @cached_property
+    def assignments(self) -> tuple[Assignment, ...]:
+        found: tuple[Assignment, ...] = self._list("assignments")
+        return found
+
+    @cached_property
+    def banked(self) -> Banked | None:
+        found: Banked | None = self._list("banked")
+        return found
+
+    @cached_property
+    def repeat(self) -> tuple[WagerRow, ...]:
+        """The wagers of the table's last settled round (simulated rounds aside): "repeat"."""
+        found: tuple[WagerRow, ...] = self._list("repeat")
+        return found
+
+    def made_lists(self) -> dict[str, Any]:
+        """The lists made so far (or given): a state after this one keeps them."""
+        return {**self.given, **{n: self.__dict__[n] for n in LISTS if n in self.__dict__}}
 
     # What the rules ask of it.
 
@@ -149,3 +226,38 @@ class InPlay:
 
     def meter_amounts(self) -> dict[str, Decimal]:
         return {m.name: m.amount for m in self.meters}
+
+
+def _rows(row_type: type[Row]) -> Callable[[str], tuple[Row, ...]]:
+    return lambda text: tuple(from_json(row_type, data) for data in rows.decoded(text))
+
+
+def _deck_change(text: str) -> DeckChangeRow | None:
+    found = tuple(from_json(DeckChangeRow, data) for data in rows.decoded(text))
+    return found[0] if found else None
+
+
+def _banked(text: str) -> Banked | None:
+    found = rows.decoded(text)
+    if found is None:
+        return None
+    game, steps, shoe, same_player = found
+    made = tuple(from_json(StepRow, data) for data in steps)
+    return Banked(from_json(RoundRow, game), made, shoe, bool(same_player))
+
+
+_MAKE: dict[str, Callable[[str], Any]] = {
+    "seats": _rows(SeatRow),
+    "limits": _rows(LimitRow),
+    "wagers": _rows(WagerRow),
+    "cards": _rows(CardRow),
+    "steps": _rows(StepRow),
+    "irregularities": _rows(IrregularityRow),
+    "markers": _rows(MarkerRow),
+    "deck_change": _deck_change,
+    "meters": _rows(MeterRow),
+    "assignments": lambda text: tuple(Assignment(*a) for a in rows.decoded(text)),
+    "banked": _banked,
+    "repeat": _rows(WagerRow),
+}
+_EMPTY: dict[str, Any] = {name: () for name in LISTS} | {"deck_change": None, "banked": None}
