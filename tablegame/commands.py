@@ -32,7 +32,7 @@ from tablegame.errors import ActionError, NotAllowed
 from tablegame.events import RulesInForce
 from tablegame.models import CommandRecord
 from tablegame.play import changes as c
-from tablegame.play import parts, reading, rounds, writing
+from tablegame.play import parts, progressives, reading, rounds, settlement, writing
 from tablegame.play.changes import Changes, applied
 from tablegame.play.command import Command
 from tablegame.play.state import InPlay
@@ -46,6 +46,15 @@ COMMANDS: dict[str, Callable[..., Changes]] = {
     "no_more_bets": rounds.no_more_bets,
     "relinquish_cards": rounds.relinquish_cards,
     "deal_card": rounds.deal_card,
+    "settle_house_money_wagers": settlement.settle_house_money_wagers,
+    "settle_round": settlement.settle_round,
+    "void_round": settlement.void_round,
+    "cut_card_out": settlement.cut_card_out,
+}
+#: What a command reads or locks besides the state in play, given to it by keyword: the must-hit
+#: meter a settlement feeds, locked after the table.
+EXTRAS: dict[str, Callable[[InPlay], dict[str, Any]]] = {
+    "settle_round": lambda state: {"must_hit": progressives.lock_must_hit(state)},
 }
 
 
@@ -96,7 +105,10 @@ def run(
         command = Command(actor=actor, at=timezone.now())
         try:
             _check_access(state, actor, name)
-            changes = _taken_effect(state, command) + act(state, command, **(inputs or {}))
+            extras = EXTRAS[name](state) if name in EXTRAS else {}
+            changes = _taken_effect(state, command) + act(
+                state, command, **(inputs or {}), **extras
+            )
         except ActionError as refusal:
             refusal.where = state  # kept for surveillance once rolled back (``refusals``)
             raise

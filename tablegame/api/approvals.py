@@ -124,4 +124,6 @@ class ApprovedCommand(TableCommand):
             act=lambda table, actor: act(table, actor=actor, approver=approved.approver, **given),
             key_required=True,
             given=approved.named,
+            name=self.command,
+            inputs={**given, "approver": approved.approver},
         )

@@ -98,11 +98,12 @@ def run_command(
     key_required: bool,
     given: Mapping[str, Any] | None = None,
     name: str = "",
+    inputs: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
     """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
     key; answer what changed. ``given``: the command's input, kept with a refusal surveillance
     must see (``tablegame.refusals``). A command of ``tablegame.commands`` (``name``, its
-    inputs ``given``) runs there."""
+    ``inputs``, else ``given``) runs there."""
     actor = actor_of(request)
     key = request.headers.get(HEADER, "").strip()
     if key_required and not key:
@@ -117,16 +118,23 @@ def run_command(
             body = error_body(BUSY, request_id=request_id)
             return Response(body, status=503, headers=headers)
         if name in table_commands.COMMANDS:
-            return _run_command(actor, key, table_id, command, name, given or {})
+            arguments = given if inputs is None else inputs
+            return _run_command(actor, key, table_id, command, name, arguments or {}, given or {})
         return _run(actor, key, table_id, command, act, given or {})
 
 
 def _run_command(
-    actor: Actor, key: str, table_id: int, command: str, name: str, given: Mapping[str, Any]
+    actor: Actor,
+    key: str,
+    table_id: int,
+    command: str,
+    name: str,
+    inputs: Mapping[str, Any],
+    given: Mapping[str, Any],
 ) -> HttpResponse:
     """``tablegame.commands.run``, its refusals answered (and kept) as the API answers them."""
     try:
-        done = table_commands.run(table_id, actor, name, given, key=key, record_as=command)
+        done = table_commands.run(table_id, actor, name, inputs, key=key, record_as=command)
     except table_commands.NoTable as missing:
         raise exceptions.NotFound(str(missing)) from None
     except table_commands.KeyReused:

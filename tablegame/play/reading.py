@@ -55,6 +55,7 @@ from tablegame.play.rows import (
     made,
 )
 from tablegame.play.state import LISTS, InPlay
+from tablegame.progressives.models import MustHitLink
 
 R = TypeVar("R", bound=Row)
 
@@ -123,8 +124,8 @@ def read(locked: Locked, *, user_id: int | None = None, key: str = "") -> Read:
         found = cursor.fetchone()
     assert found is not None, "read() reads a table that exists"
     values = iter(found)
-    done_id, head_sequence, head_hash, head_at, rounds_in_shoe, next_at = (
-        next(values) for _ in range(6)
+    done_id, head_sequence, head_hash, head_at, rounds_in_shoe, next_at, must_hit_id = (
+        next(values) for _ in range(7)
     )
     rules_now = _row(RulesRow, values)
     round_rules = _row(RulesRow, values)
@@ -144,6 +145,7 @@ def read(locked: Locked, *, user_id: int | None = None, key: str = "") -> Read:
         rounds_in_shoe=rounds_in_shoe or 0,
         round=game,
         round_rules=round_rules,
+        must_hit_id=must_hit_id,
         texts={name: text for name, text in texts.items() if text is not None},
     )
     return Read(state, done_id)
@@ -200,6 +202,8 @@ SELECT
   (SELECT max(x.{c(Round, "number")}) FROM {t(Round)} x WHERE x.{c(Round, "shoe")} = s.{pk}),
   (SELECT min(n.{c(TableRules, "effective_at")}) FROM {t(TableRules)} n
     WHERE n.{c(TableRules, "table")} = tb.{pk} AND n.{c(TableRules, "effective_at")} > %(now)s),
+  (SELECT ml.{c(MustHitLink, "meter")} FROM {t(MustHitLink)} ml
+    WHERE ml.{c(MustHitLink, "table")} = tb.{pk}),
   {rows.columns("tr", TableRules)},
   {rows.columns("rr", TableRules)},
   {rows.columns("s", Shoe)},

@@ -42,6 +42,7 @@ from tablegame.models import (
     VigorishMarker,
     Wager,
 )
+from tablegame.progressives.models import MustHitProgressive, MustHitWin, ProgressiveEntry
 
 ZERO = Decimal("0.00")
 R = TypeVar("R", bound="Row")
@@ -382,6 +383,63 @@ class MeterRow(Row):
     next_contribution: Decimal | None = None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MustHitRow(Row):
+    MODEL: ClassVar[type[models.Model]] = MustHitProgressive
+    id: int | None = None
+    pit_id: int
+    name: str
+    configuration: int
+    reset: Decimal
+    maximum: Decimal
+    increment_rate: Decimal
+    amount: Decimal
+    hit_value: Decimal
+    hit_nonce: str
+    hits: int = 0
+    live: bool = False
+    next_configuration: int | None = None
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MustHitWinRow(Row):
+    MODEL: ClassVar[type[models.Model]] = MustHitWin
+    id: int | None = None
+    meter_id: int
+    number: int
+    table_id: int
+    round_id: int
+    seat: int
+    participants: Sequence[int]
+    amount: Decimal
+    status: str = MustHitWin.Status.PENDING
+    won_at: datetime.datetime
+    paid_at: datetime.datetime | None = None
+    paid_by_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntryRow(Row):
+    """A line of the progressives' ledger (append-only)."""
+
+    MODEL: ClassVar[type[models.Model]] = ProgressiveEntry
+    id: int | None = None
+    royal9_id: int | None = None
+    must_hit_id: int | None = None
+    kind: str
+    table_id: int | None = None
+    round_id: int | None = None
+    seat: int | None = None
+    wagered: Decimal = ZERO
+    before: Decimal
+    after: Decimal
+    note: str = ""
+    actor_id: int | None = None
+    at: datetime.datetime
+
+
 def coup(cards: Sequence[CardRow]) -> Coup:
     """The cards dealt to the two hands, in dealing order (``Round.coup``)."""
     player = [c.code for c in cards if c.hand == Card.Hand.PLAYER]
@@ -394,7 +452,8 @@ ROW_TYPES: dict[type[models.Model], type[Row]] = {
     t.MODEL: t
     for t in (
         CasinoRow, PitRow, TableRow, RulesRow, LimitRow, SeatRow, ShoeRow, DeckChangeRow,
-        RoundRow, WagerRow, CardRow, StepRow, IrregularityRow, MarkerRow, MeterRow,
+        RoundRow, WagerRow, CardRow, StepRow, IrregularityRow, MarkerRow, MeterRow, MustHitRow,
+        MustHitWinRow, EntryRow,
     )
 }  # fmt: skip
 

@@ -101,6 +101,9 @@ class InPlay:
     """The round shown: the one in play, else the shoe's last."""
     round_rules: RulesRow | None
     """The shown round's Rules Submission record."""
+    must_hit_id: int | None = None
+    """The must-hit meter the table feeds, if any (locked only by a settlement that feeds it:
+    ``play.progressives.lock_must_hit``)."""
     texts: Mapping[str, str] = field(default_factory=dict, repr=False)
     """The lists as read, JSON text by name (``reading``)."""
     given: Mapping[str, Any] = field(default_factory=dict, repr=False)

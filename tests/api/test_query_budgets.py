@@ -36,10 +36,11 @@ COMMAND_BUDGETS = {
     "round/no-more-bets/": 3,
     "round/cards/": 3,
     "round/cards/ (the coup completes)": 3,
-    "round/settle/": 3,  # 5 where vigorish is marked: the markers written, then read
-    # Royal 9 (big tables): the table's meters and the pit's must-hit meter locked besides; the
-    # meters and ledger lines are written with the record, a win as a contribution.
-    "round/settle/ (Royal 9)": 5,
+    "round/settle/": 3,  # 4 where vigorish is marked: the markers' keys taken first
+    # Royal 9 (big tables): the table's meters are in its state in play (its lock is theirs); the
+    # meters and ledger lines are written with the record, a win as a contribution. A table that
+    # feeds a must-hit meter locks it besides (4).
+    "round/settle/ (Royal 9)": 3,
     "round/house-money/": 3,
     # Between rounds: the lock, the read after it and the one write; the curator's answer reads
     # the shoe too (the cut is offered from the new curator: ``selectors._shoe``), 2 queries.
