@@ -32,7 +32,18 @@ from tablegame.errors import ActionError, NotAllowed
 from tablegame.events import RulesInForce
 from tablegame.models import CommandRecord
 from tablegame.play import changes as c
-from tablegame.play import parts, progressives, reading, rounds, settlement, writing
+from tablegame.play import (
+    irregularities,
+    parts,
+    progressives,
+    reading,
+    rounds,
+    seats,
+    settlement,
+    shoes,
+    tables,
+    writing,
+)
 from tablegame.play.changes import Changes, applied
 from tablegame.play.command import Command
 from tablegame.play.state import InPlay
@@ -50,11 +61,40 @@ COMMANDS: dict[str, Callable[..., Changes]] = {
     "settle_round": settlement.settle_round,
     "void_round": settlement.void_round,
     "cut_card_out": settlement.cut_card_out,
+    "report_irregularity": irregularities.report_irregularity,
+    "correct_card": irregularities.correct_card,
+    "seat_player": seats.seat_player,
+    "leave_seat": seats.leave_seat,
+    "collect_marker": seats.collect_marker,
+    "request_vigorish_form": seats.request_vigorish_form,
+    "open_table": tables.open_table,
+    "close_table": tables.close_table,
+    "set_limit": tables.set_limit,
+    "take_shoe": tables.take_shoe,
+    "pass_shoe": tables.pass_shoe,
+    "take_player_dealer": tables.take_player_dealer,
+    "receive_decks": shoes.receive_decks,
+    "inspect_decks": shoes.inspect_decks,
+    "verify_inspection": shoes.verify_inspection,
+    "spread_decks": shoes.spread_decks,
+    "wash_decks": shoes.wash_decks,
+    "shuffle_decks": shoes.shuffle_decks,
+    "verify_shuffle": shoes.verify_shuffle,
+    "respread_idle_shoe": shoes.respread_idle_shoe,
+    "cut_cards": shoes.cut_cards,
+    "order_recut": shoes.order_recut,
+    "burn_cards": shoes.burn_cards,
+    "set_deck_schedule": shoes.set_deck_schedule,
+    "end_shoe": shoes.end_shoe,
 }
-#: What a command reads or locks besides the state in play, given to it by keyword: the must-hit
-#: meter a settlement feeds, locked after the table.
-EXTRAS: dict[str, Callable[[InPlay], dict[str, Any]]] = {
-    "settle_round": lambda state: {"must_hit": progressives.lock_must_hit(state)},
+#: What a command reads or locks besides the state in play (one statement, after the table's
+#: lock), given to it by keyword: the must-hit meter a settlement feeds, locked after the table;
+#: a vigorish marker whatever its status; who shuffled the cards a shuffle's verifier checks.
+EXTRAS: dict[str, Callable[[InPlay, Mapping[str, Any]], dict[str, Any]]] = {
+    "settle_round": lambda state, _: {"must_hit": progressives.lock_must_hit(state)},
+    "collect_marker": seats.marker_of,
+    "request_vigorish_form": seats.marker_of,
+    "verify_shuffle": shoes.shuffled_by,
 }
 
 
@@ -105,7 +145,7 @@ def run(
         command = Command(actor=actor, at=timezone.now())
         try:
             _check_access(state, actor, name)
-            extras = EXTRAS[name](state) if name in EXTRAS else {}
+            extras = EXTRAS[name](state, inputs or {}) if name in EXTRAS else {}
             changes = _taken_effect(state, command) + act(
                 state, command, **(inputs or {}), **extras
             )

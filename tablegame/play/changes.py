@@ -33,6 +33,8 @@ from tablegame.play.rows import (
     StepRow,
     TableRow,
     WagerRow,
+    as_stored,
+    stored,
 )
 from tablegame.play.state import LISTS, InPlay
 
@@ -67,6 +69,10 @@ class Changes:
     deletes: tuple[Row, ...] = ()
     additions: tuple[Addition, ...] = ()
     """Figures added to the day's tallies."""
+    referring: tuple[Callable[[Callable[[Row], int]], Row], ...] = ()
+    """New rows that refer to a new row of this command (a simulated round's first card): each
+    made once the writer has given the rows their keys (``writing.keyed``), from a function
+    that answers a new row's key."""
     after_commit: tuple[Callable[[], None], ...] = ()
     """Notices besides the table's (a shared meter's screens), sent once committed."""
     read_again: bool = False
@@ -80,6 +86,7 @@ class Changes:
             updates=self.updates + other.updates,
             deletes=self.deletes + other.deletes,
             additions=self.additions + other.additions,
+            referring=self.referring + other.referring,
             after_commit=self.after_commit + other.after_commit,
             read_again=self.read_again or other.read_again,
         )
@@ -93,12 +100,14 @@ def event(actor_id: int | None, payload: TablePayload) -> Changes:
 
 
 def insert(*new: Row) -> Changes:
-    return Changes(inserts=new)
+    """New rows, as the database will keep them (``rows.stored``)."""
+    return Changes(inserts=tuple(stored(row) for row in new))
 
 
 def update(row: R, **values: Any) -> tuple[R, Changes]:
-    """The row with ``values``, and the change that writes them."""
-    changed = dataclasses.replace(row, **values)  # type: ignore[type-var]
+    """The row with ``values`` (as the database will keep them), and the change that writes
+    them."""
+    changed = dataclasses.replace(row, **as_stored(type(row), values))  # type: ignore[type-var]
     return changed, Changes(updates=(Update(changed, tuple(values)),))
 
 

@@ -45,3 +45,12 @@ def check_text(value: str, *, field: str, limit: int) -> str:
     if len(text) > limit:
         raise ActionError(f"The {field} may be at most {limit} characters.")
     return text
+
+
+def supervisor_reason(command: Command, reason: str, doing: str) -> str:
+    """The reason for an order, trimmed: a supervisor's order (from the pit console) always
+    says why; the dealer's own call may not."""
+    text = check_text(reason, field="reason", limit=200)
+    if not text and not command.is_dealer:
+        raise ActionError(f"Say why {doing}: the reason is recorded.")
+    return text

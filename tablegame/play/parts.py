@@ -154,17 +154,22 @@ def _shoe(state: InPlay) -> dict[str, Any] | None:
 
 
 def cut_offer(state: InPlay) -> list[int]:
-    """The seats to offer the cut to, in order (``Shoe.cut_offer``); nobody when a recut has
-    nobody to go to."""
+    """The seats to offer the cut to, in order; nobody when a recut has nobody to go to."""
+    try:
+        return cut_offer_order_of(state)
+    except RulesError:
+        return []
+
+
+def cut_offer_order_of(state: InPlay) -> list[int]:
+    """The seats to offer the cut to, in order (a recut follows the table's recut option:
+    ``Shoe.cut_offer``); the engine's ``RulesError`` when a recut has nobody to go to."""
     shoe, table = state.shoe, state.table
     assert shoe is not None
     last_curator = table.curator_seat or table.previous_curator_seat or None
-    try:
-        order = cut_offer_order(state.rules, list(state.occupied), last_curator=last_curator)
-        if shoe.recuts:
-            order = recut_order(state.rules, order, shoe.cut_by_seat)
-    except RulesError:
-        return []
+    order = cut_offer_order(state.rules, list(state.occupied), last_curator=last_curator)
+    if shoe.recuts:
+        order = recut_order(state.rules, order, shoe.cut_by_seat)
     return order
 
 

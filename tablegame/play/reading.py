@@ -124,9 +124,10 @@ def read(locked: Locked, *, user_id: int | None = None, key: str = "") -> Read:
         found = cursor.fetchone()
     assert found is not None, "read() reads a table that exists"
     values = iter(found)
-    done_id, head_sequence, head_hash, head_at, rounds_in_shoe, next_at, must_hit_id = (
-        next(values) for _ in range(7)
-    )
+    (
+        done_id, head_sequence, head_hash, head_at, rounds_in_shoe, next_at, must_hit_id,
+        shoes_dealt,
+    ) = (next(values) for _ in range(8))  # fmt: skip
     rules_now = _row(RulesRow, values)
     round_rules = _row(RulesRow, values)
     shoe = _row(ShoeRow, values)
@@ -146,6 +147,7 @@ def read(locked: Locked, *, user_id: int | None = None, key: str = "") -> Read:
         round=game,
         round_rules=round_rules,
         must_hit_id=must_hit_id,
+        shoes_dealt=shoes_dealt or 0,
         texts={name: text for name, text in texts.items() if text is not None},
     )
     return Read(state, done_id)
@@ -204,6 +206,7 @@ SELECT
     WHERE n.{c(TableRules, "table")} = tb.{pk} AND n.{c(TableRules, "effective_at")} > %(now)s),
   (SELECT ml.{c(MustHitLink, "meter")} FROM {t(MustHitLink)} ml
     WHERE ml.{c(MustHitLink, "table")} = tb.{pk}),
+  (SELECT max(sd.{c(Shoe, "number")}) FROM {t(Shoe)} sd WHERE sd.{c(Shoe, "table")} = tb.{pk}),
   {rows.columns("tr", TableRules)},
   {rows.columns("rr", TableRules)},
   {rows.columns("s", Shoe)},

@@ -9,6 +9,7 @@ behind.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import zoneinfo
 from collections.abc import Mapping, Sequence
@@ -438,6 +439,52 @@ class EntryRow(Row):
     note: str = ""
     actor_id: int | None = None
     at: datetime.datetime
+
+
+def as_stored(row_type: type[Row], values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` of a row as the database keeps them, so that a row made or changed by a
+    command equals the same row read back: money to its column's places ($25 is 25.00), a JSON
+    column's tuples as lists."""
+    kept = dict(values)
+    for name, quantum in _quanta(row_type).items():
+        value = kept.get(name)
+        if isinstance(value, Decimal):
+            kept[name] = value.quantize(quantum)
+    for name in _json_columns(row_type):
+        value = kept.get(name)
+        if isinstance(value, tuple):
+            kept[name] = list(value)
+    return kept
+
+
+def _quanta(row_type: type[Row]) -> dict[str, Decimal]:
+    return _model_quanta(row_type.MODEL)
+
+
+@cache
+def _model_quanta(model: type[models.Model]) -> dict[str, Decimal]:
+    return {
+        f.attname: Decimal(1).scaleb(-(f.decimal_places or 0))
+        for f in sql_rows.fields(model)
+        if isinstance(f, models.DecimalField)
+    }
+
+
+def _json_columns(row_type: type[Row]) -> tuple[str, ...]:
+    return _model_json_columns(row_type.MODEL)
+
+
+@cache
+def _model_json_columns(model: type[models.Model]) -> tuple[str, ...]:
+    return tuple(f.attname for f in sql_rows.fields(model) if isinstance(f, models.JSONField))
+
+
+def stored(row: R) -> R:
+    """The row as the database keeps it (``as_stored``)."""
+    if not _quanta(type(row)) and not _json_columns(type(row)):
+        return row
+    kept = as_stored(type(row), columns_of(row))
+    return dataclasses.replace(row, **kept)  # type: ignore[type-var]
 
 
 def coup(cards: Sequence[CardRow]) -> Coup:

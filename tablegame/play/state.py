@@ -102,6 +102,8 @@ class InPlay:
     round_rules: RulesRow | None
     """The shown round's Rules Submission record."""
     must_hit_id: int | None = None
+    shoes_dealt: int = 0
+    """How many shoes the table has had (its last shoe's number, finished or not)."""
     """The must-hit meter the table feeds, if any (locked only by a settlement that feeds it:
     ``play.progressives.lock_must_hit``)."""
     texts: Mapping[str, str] = field(default_factory=dict, repr=False)

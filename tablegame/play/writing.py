@@ -36,9 +36,10 @@ KEYED: tuple[type[Row], ...] = (RoundRow, MarkerRow)
 
 def keyed(changes: Changes) -> Changes:
     """``changes`` with each new row of a ``KEYED`` type given its key (one statement, only
-    when there is such a row)."""
+    when there is such a row), and the rows that refer to one made (``Changes.referring``)."""
     wanted = [row for row in changes.inserts if isinstance(row, KEYED) and row.id is None]
     if not wanted:
+        assert not changes.referring, "a row refers to a new row of a type keyed first"
         return changes
     counts: dict[type[models.Model], int] = {}
     for row in wanted:
@@ -47,9 +48,15 @@ def keyed(changes: Changes) -> Changes:
     made: dict[int, Row] = {}
     for row in wanted:
         made[id(row)] = dataclasses.replace(row, id=given[row.MODEL].pop(0))  # type: ignore[type-var]
-    return dataclasses.replace(
-        changes, inserts=tuple(made.get(id(row), row) for row in changes.inserts)
-    )
+
+    def key_of(row: Row) -> int:
+        key = made[id(row)].id
+        assert key is not None
+        return key
+
+    inserts = tuple(made.get(id(row), row) for row in changes.inserts)
+    referring = tuple(make(key_of) for make in changes.referring)
+    return dataclasses.replace(changes, inserts=inserts + referring, referring=())
 
 
 def chained(changes: Changes, *, chain_id: int, head: Head, at: datetime.datetime) -> list[Event]:

@@ -42,13 +42,12 @@ COMMAND_BUDGETS = {
     # feeds a must-hit meter locks it besides (4).
     "round/settle/ (Royal 9)": 3,
     "round/house-money/": 3,
-    # Between rounds: the lock, the read after it and the one write; the curator's answer reads
-    # the shoe too (the cut is offered from the new curator: ``selectors._shoe``), 2 queries.
-    "curator/": 5,
+    # Between rounds: the lock, the read after it and the one write (the answer, the cut offered
+    # from the new curator included, is made from the state in play).
+    "curator/": 3,
     "player-dealer/": 3,
-    # A player seated (name, card or both): the lock, the read after it, the seat read, its
-    # write, the seats read for the answer, the record.
-    "seats/<n>/sit/": 6,
+    # A player seated (name, card or both): the lock, the read after it, the write.
+    "seats/<n>/sit/": 3,
 }
 #: And of the whole request, as a tablet logged in with its session sends it.
 AUTH, SAVEPOINTS = 1, 2
