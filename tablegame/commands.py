@@ -21,7 +21,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from casino import access
 from casino.page_commands import KEY_REUSED
@@ -38,6 +37,7 @@ from tablegame.play import (
     progressives,
     reading,
     rounds,
+    rules,
     seats,
     settlement,
     shoes,
@@ -86,6 +86,9 @@ COMMANDS: dict[str, Callable[..., Changes]] = {
     "burn_cards": shoes.burn_cards,
     "set_deck_schedule": shoes.set_deck_schedule,
     "end_shoe": shoes.end_shoe,
+    "file_rules": rules.file_rules,
+    "set_seat_count": rules.set_seat_count,
+    "record_rules_in_force": rules.record_rules_in_force,
 }
 #: What a command reads or locks besides the state in play (one statement, after the table's
 #: lock), given to it by keyword: the must-hit meter a settlement feeds, locked after the table;
@@ -95,6 +98,8 @@ EXTRAS: dict[str, Callable[[InPlay, Mapping[str, Any]], dict[str, Any]]] = {
     "collect_marker": seats.marker_of,
     "request_vigorish_form": seats.marker_of,
     "verify_shuffle": shoes.shuffled_by,
+    "file_rules": rules.filings,
+    "record_rules_in_force": rules.recorded_in_force,
 }
 
 
@@ -142,7 +147,7 @@ def run(
         if read.done_id is not None:
             return _replay(read.done_id, table_id, record_as or name)
         state = read.state
-        command = Command(actor=actor, at=timezone.now())
+        command = Command(actor=actor, at=state.read_at)
         try:
             _check_access(state, actor, name)
             extras = EXTRAS[name](state, inputs or {}) if name in EXTRAS else {}

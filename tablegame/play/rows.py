@@ -30,8 +30,10 @@ from fastpath import rows as sql_rows
 from tablegame.events import player_label
 from tablegame.models import (
     Card,
+    DealerAssignment,
     DeckChange,
     Irregularity,
+    ProcedureNotice,
     ProgressiveMeter,
     Round,
     Seat,
@@ -441,6 +443,38 @@ class EntryRow(Row):
     at: datetime.datetime
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoticeRow(Row):
+    """Surveillance's notice of a change of procedure, filed with the rules that make it."""
+
+    MODEL: ClassVar[type[models.Model]] = ProcedureNotice
+    id: int | None = None
+    rules_id: int
+    table_id: int
+    changes: str
+    before: str
+    after: str
+    effective_at: datetime.datetime
+    filed_by_id: int | None = None
+    filed_at: datetime.datetime
+    acknowledged_by_id: int | None = None
+    acknowledged_at: datetime.datetime | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssignmentRow(Row):
+    """A dealer assigned to a table, until relieved."""
+
+    MODEL: ClassVar[type[models.Model]] = DealerAssignment
+    id: int | None = None
+    assigned_at: datetime.datetime
+    assigned_by_id: int | None = None
+    relieved_at: datetime.datetime | None = None
+    relieved_by_id: int | None = None
+    table_id: int
+    dealer_id: int
+
+
 def as_stored(row_type: type[Row], values: Mapping[str, Any]) -> dict[str, Any]:
     """``values`` of a row as the database keeps them, so that a row made or changed by a
     command equals the same row read back: money to its column's places ($25 is 25.00), a JSON
@@ -500,7 +534,7 @@ ROW_TYPES: dict[type[models.Model], type[Row]] = {
     for t in (
         CasinoRow, PitRow, TableRow, RulesRow, LimitRow, SeatRow, ShoeRow, DeckChangeRow,
         RoundRow, WagerRow, CardRow, StepRow, IrregularityRow, MarkerRow, MeterRow, MustHitRow,
-        MustHitWinRow, EntryRow,
+        MustHitWinRow, EntryRow, NoticeRow, AssignmentRow,
     )
 }  # fmt: skip
 
