@@ -1,11 +1,11 @@
 """The speed machinery, in one bottom layer: what makes a dealer's tap a few statements.
 
-- ``rows``: hand-written SQL written once from the models' columns, its rows made into model
-  instances as the ORM makes them, and the writes a command's unit of work runs in one
-  statement; psycopg made to keep the live path's statements parsed;
-- ``writes``: a unit of work's writes, held for one statement or run at once, and the caches of
-  the rows written kept (``tablegame.work``'s unit is one);
-- ``related``: a row's related rows and prefetched lists set by hand, as the ORM keeps them;
+- ``rows``: hand-written SQL written once from the models' columns (rows read as JSON on
+  PostgreSQL and SQLite alike, their columns converted as the ORM converts them), and the
+  statements of the one writer (``tablegame.play.writing``: inserts, updates, deletes and
+  additions to running totals, run as one statement); psycopg made to keep the live path's
+  statements parsed;
+- ``related``: a row's related row set, and a prefetched list read, by hand as the ORM keeps them;
 - ``postgresql``: Django's PostgreSQL backend, its pool checking only idle connections and its
   timestamps read by psycopg's C loader (``DATABASES["default"]["ENGINE"]``, ``config/env.py``);
 - ``heap``: what a server process loads at startup frozen out of the garbage collector's way.
@@ -21,9 +21,8 @@ both):
 - Django ``ModelState`` (``_state.adding``, ``_state.db``) and an instance made without
   ``Model.__init__`` (``rows._made``, ``rows.insert``);
 - Django ``_state.fields_cache`` (``related.relate``);
-- Django's ``_prefetched_objects_cache`` and a queryset's ``_hints``, ``_deferred_filter``,
-  ``_known_related_objects``, ``_result_cache``, ``_prefetch_done`` (``related.prefetch``,
-  ``related.prefetched``, ``related.forget``);
+- Django's ``_prefetched_objects_cache`` and a queryset's ``_result_cache``
+  (``related.prefetched``);
 - Django ``BaseDatabaseWrapper._close`` and an attribute of ours on psycopg's connection
   (``postgresql.base``: when a connection went back to the pool).
 """

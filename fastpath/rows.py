@@ -347,6 +347,11 @@ def insert_then(
     return _inserted(then, sql, values)
 
 
+def columns_written(model: type[models.Model]) -> list[str]:
+    """Every column of the model but its key: what ``update`` writes of a whole row."""
+    return [f.attname for f in fields(model) if not f.primary_key]
+
+
 def update(obj: models.Model, names: Sequence[str]) -> None:
     """``obj.save(update_fields=names)`` as one statement written once per model and fields."""
     _run([update_statement(obj, names)])

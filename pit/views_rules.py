@@ -33,14 +33,9 @@ from casino.roles import Actor
 from pit.selectors import LATEST_SHOWN
 from tablegame.actions import ActionError, NotAllowed, file_rules
 from tablegame.actions.shoes import set_deck_schedule
-from tablegame.actions.tables import (
-    FURTHEST_AHEAD,
-    PIT_SHUFFLES,
-    PIT_WIDE,
-    file_pit_procedure,
-    set_seat_count,
-)
+from tablegame.actions.tables import file_pit_procedure, set_seat_count
 from tablegame.models import Table
+from tablegame.procedures import FURTHEST_AHEAD, PIT_SHUFFLES, PIT_WIDE
 
 #: Options that are not the licensee's to choose here: what the preset is, and Royal 9's
 #: progressive (configured with the progressives).

@@ -41,6 +41,7 @@ from tablegame.play import (
     seats,
     settlement,
     shoes,
+    staff,
     tables,
     writing,
 )
@@ -89,7 +90,15 @@ COMMANDS: dict[str, Callable[..., Changes]] = {
     "file_rules": rules.file_rules,
     "set_seat_count": rules.set_seat_count,
     "record_rules_in_force": rules.record_rules_in_force,
+    "file_procedure": rules.file_procedure,
+    "assign_dealer": staff.assign_dealer,
+    "relieve_dealer": staff.relieve_dealer,
+    "acknowledge_procedure_notice": staff.acknowledge_procedure_notice,
 }
+#: Commands that record rules in force themselves (not before them, as every other command).
+OWN_TIME = frozenset({"record_rules_in_force"})
+#: The access rule of a command whose own name has none (``command:<name>`` otherwise).
+ACCESS = {"file_procedure": "command:file_pit_procedure"}
 #: What a command reads or locks besides the state in play (one statement, after the table's
 #: lock), given to it by keyword: the must-hit meter a settlement feeds, locked after the table;
 #: a vigorish marker whatever its status; who shuffled the cards a shuffle's verifier checks.
@@ -99,6 +108,10 @@ EXTRAS: dict[str, Callable[[InPlay, Mapping[str, Any]], dict[str, Any]]] = {
     "request_vigorish_form": seats.marker_of,
     "verify_shuffle": shoes.shuffled_by,
     "file_rules": rules.filings,
+    "file_procedure": rules.filings,
+    "assign_dealer": staff.assignments,
+    "relieve_dealer": staff.assignments,
+    "acknowledge_procedure_notice": staff.notice_of,
     "record_rules_in_force": rules.recorded_in_force,
 }
 
@@ -121,18 +134,21 @@ class Done:
     replayed: bool = False
     state: InPlay | None = None
     """The state in play it left (None: answered again from its record)."""
+    before: InPlay | None = None
+    """The state in play it was given."""
 
 
 def run(
     table_id: int,
-    actor: Actor,
+    actor: Actor | None,
     name: str,
     inputs: Mapping[str, Any] | None = None,
     *,
     key: str = "",
     record_as: str = "",
 ) -> Done:
-    """Run the command ``name`` with ``inputs`` at the table, by ``actor``, at most once per
+    """Run the command ``name`` with ``inputs`` at the table, by ``actor`` (None: the rules, no
+    person, as a filing taking effect at its time), at most once per
     ``key`` (``record_as``: the name and inputs' digest its record keeps, so that a key sent
     again with other inputs is refused). Raises ``ActionError`` (``NotAllowed``, ``NoTable``,
     ``KeyReused``) when refused: nothing is written then."""
@@ -143,17 +159,17 @@ def run(
         locked = reading.lock(table_id)
         if locked is None:
             raise NoTable(f"There is no table {table_id}.")
-        read = reading.read(locked, user_id=actor.pk, key=key)
+        read = reading.read(locked, user_id=actor.pk if actor else None, key=key)
         if read.done_id is not None:
             return _replay(read.done_id, table_id, record_as or name)
         state = read.state
         command = Command(actor=actor, at=state.read_at)
         try:
-            _check_access(state, actor, name)
+            if actor is not None:
+                _check_access(state, actor, name)
             extras = EXTRAS[name](state, inputs or {}) if name in EXTRAS else {}
-            changes = _taken_effect(state, command) + act(
-                state, command, **(inputs or {}), **extras
-            )
+            taken = _taken_effect(state, command) if name not in OWN_TIME else c.NONE
+            changes = taken + act(state, command, **(inputs or {}), **extras)
         except ActionError as refusal:
             refusal.where = state  # kept for surveillance once rolled back (``refusals``)
             raise
@@ -170,6 +186,7 @@ def run(
         text = json.dumps(answer)
         record = None
         if key:
+            assert actor is not None, "a command sent with a key has a sender"
             record = CommandRecord(
                 user_id=actor.pk,
                 key=key,
@@ -187,12 +204,12 @@ def run(
             _announce(after, told[-1], answer, text)
         for notice in changes.after_commit:
             transaction.on_commit(notice)
-    return Done(text=text, state=after)
+    return Done(text=text, state=after, before=state)
 
 
 def _check_access(state: InPlay, actor: Actor, name: str) -> None:
     """The role's rule (``command:<name>``), then a dealer's own table."""
-    decision = access.decide(actor, f"command:{name}")
+    decision = access.decide(actor, ACCESS.get(name, f"command:{name}"))
     if not decision.allowed:
         raise NotAllowed(decision.reason)
     if access.floor_role(actor) != "dealer":

@@ -16,7 +16,6 @@ from django.db.models import Q
 
 from casino import access, roles
 from casino.roles import Actor
-from tablegame.live import live
 from tablegame.models import DealerAssignment, Table
 
 
@@ -25,15 +24,10 @@ def dealer_refusal(actor: Actor, table: Table | int | None) -> str | None:
     if table is None or access.floor_role(actor) != roles.DEALER:
         return None
     table_id = table.pk if isinstance(table, Table) else table
-    facts = live(table) if isinstance(table, Table) else None
-    rows = (
-        facts.assignments  # read with the table's state after its lock, for this actor
-        if facts is not None and facts.assignments is not None and facts.user_id == actor.pk
-        else list(
-            DealerAssignment.objects.current()
-            .filter(Q(dealer_id=actor.pk) | Q(table_id=table_id))
-            .values_list("dealer_id", "table_id", "table__name", "dealer__username")
-        )
+    rows = list(
+        DealerAssignment.objects.current()
+        .filter(Q(dealer_id=actor.pk) | Q(table_id=table_id))
+        .values_list("dealer_id", "table_id", "table__name", "dealer__username")
     )
     for dealer_id, at_table, table_name, _ in rows:  # their own table first: where to go
         if dealer_id == actor.pk and at_table != table_id:
@@ -78,7 +72,4 @@ def dealer_dealing(table: Table, actor: Actor) -> str:
     dealer (a supervisor opening it), else blank."""
     if access.floor_role(actor) == roles.DEALER:
         return actor.username
-    facts = live(table)
-    if facts.assignments is not None and facts.user_id == actor.pk:  # read after the lock
-        return next((name for _, at, _, name in facts.assignments if at == table.pk), "")
     return dealer_of(table)

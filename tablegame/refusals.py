@@ -30,7 +30,6 @@ from casino.roles import Actor
 from tablegame.broadcast import announce_refusal
 from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError, RefusalKind
-from tablegame.live import live
 from tablegame.models import Round, Shoe, Table, TableRefusal
 from tablegame.play.rows import columns_of
 from tablegame.play.state import InPlay as PlayState
@@ -39,27 +38,6 @@ log = logging.getLogger(__name__)
 
 #: Inputs never kept (an approver's password goes nowhere: ``tablegame.api.approvals``).
 SECRET = frozenset({"password"})
-
-
-def kept(
-    table: Table,
-    error: ActionError,
-    *,
-    actor: Actor,
-    command: str,
-    given: Mapping[str, Any],
-) -> TableRefusal | None:
-    """Keep ``error`` (a refusal of ``command`` with ``given`` to ``actor`` at ``table``, whose
-    transaction has rolled back) if its kind is one surveillance sees; the row kept, or None."""
-    if error.kind is None:
-        return None
-    try:
-        return _keep(
-            table.pk, error.kind, str(error), actor, command, given, lambda: in_play(table)
-        )
-    except Exception:
-        log.warning("refusal of %s at table %s not kept", command, table.pk, exc_info=True)
-        return None
 
 
 def kept_in(
@@ -113,17 +91,6 @@ def mistyped(
 
 #: Where a refusal happened: the table, and the round and shoe in play if known.
 InPlay = tuple[Table, Round | None, Shoe | None]
-
-
-def in_play(table: Table) -> InPlay:
-    """The table with the round and shoe the command found, as read with the table's lock
-    (``tablegame.live``), without a query: what was not read is not known."""
-    known = vars(live(table))  # what was read, not what would be read if asked
-    game: Round | None = known.get("last_round")
-    shoe: Shoe | None = known.get("shoe")
-    if game is not None and Round.shoe.is_cached(game):
-        shoe = game.shoe
-    return table, game, shoe
 
 
 def _read_in_play(table_id: int, actor: Actor) -> InPlay | None:

@@ -1,7 +1,8 @@
 """The whole table state, served from a snapshot kept per table and event.
 
 A screen that joins, or that sees a gap in the notices, asks for the whole state. Rebuilding it
-takes a dozen queries; it changes only with the table's record. So the state is kept as JSON text
+takes one statement (``tablegame.play.reading``) and making its parts some CPU; it changes only
+with the table's record. So the state is kept as JSON text
 with the number of the last event it includes, and rebuilt only when the record has moved on:
 one query (the snapshot and the record's head together) answers every screen in between.
 """
@@ -14,16 +15,17 @@ import json
 from django.utils import timezone
 
 from tablegame.models import Table, TableSnapshot
-from tablegame.selectors import last_sequence_of_tables, table_state
+from tablegame.play.parts import table_state_now
+from tablegame.selectors import last_sequence_of_tables
 
 
 def table_state_text(table_id: int) -> str | None:
-    """The table's whole state as JSON text (``selectors.table_state``), or None if there is no
-    such table."""
+    """The table's whole state as JSON text (``play.parts.table_state_now``), or None if there
+    is no such table."""
     row = (
         Table.objects.filter(pk=table_id)
         .annotate(head=last_sequence_of_tables())
-        .select_related("pit", "snapshot")
+        .select_related("snapshot")
         .first()
     )
     if row is None:
@@ -38,7 +40,9 @@ def table_state_text(table_id: int) -> str | None:
         and (kept.expires_at is None or timezone.now() < kept.expires_at)
     ):
         return kept.state
-    state = table_state(row)
+    state = table_state_now(table_id)
+    if state is None:
+        return None
     text = json.dumps(state)
     # Two screens may rebuild at once, or one at an older head: whichever writes last wins, and
     # a snapshot older than the record is rebuilt on the next read, so a race costs a rebuild.

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 import uuid
@@ -19,7 +18,6 @@ from django.db import connection, transaction
 from django.test import override_settings
 from pytest_django import Settings
 
-from tablegame import work
 from tests.chromium import Chromium
 from tests.record.chains import triggers_bypassed
 
@@ -257,41 +255,6 @@ def redis_url() -> str:
     if not url:
         pytest.fail("REDIS_URL is not set: run the tests with `make test`")
     return url
-
-
-#: The tables a statement reads: each name after FROM or JOIN (quoted or not).
-_READ_TABLES = re.compile(r'\b(?:FROM|JOIN)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?', re.IGNORECASE)
-
-
-class ReadOfWaitingWrite(AssertionError):
-    """A statement read a table that the command's unit of work holds writes to: what it read
-    is stale (``tablegame.work``: a write waits only if nothing reads it back)."""
-
-
-def fail_reads_of_waiting_writes(
-    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
-) -> Any:
-    """The database wrapper of every test: inside a command, a statement other than the unit's
-    flush that reads a table with writes still waiting fails (``ReadOfWaitingWrite``)."""
-    unit = work.current()
-    if unit is not None and not unit.flushing:
-        waiting = unit.tables()
-        if waiting:
-            read = waiting.intersection(_READ_TABLES.findall(sql))
-            if read:
-                raise ReadOfWaitingWrite(
-                    f"read of {', '.join(sorted(read))} while the command's writes to it wait "
-                    f"for its flush (write it now, or keep what it reads): {sql[:300]}"
-                )
-    return execute(sql, params, many, context)
-
-
-@pytest.fixture(autouse=True)
-def no_read_of_waiting_writes() -> Iterator[None]:
-    """Every test runs with ``fail_reads_of_waiting_writes`` on the default connection (the
-    check applies where writes wait: PostgreSQL)."""
-    with connection.execute_wrapper(fail_reads_of_waiting_writes):
-        yield
 
 
 def database_url_of_this_run() -> str:

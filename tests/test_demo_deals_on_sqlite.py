@@ -2,8 +2,8 @@
 and game protection's follower prices it.
 
 The live path reads a command's state in play in one statement written for both databases
-(``tablegame.live``); each answer is made from what it read and changed. Run in a subprocess with
-the demo's settings.
+(``tablegame.play.reading``); each answer is made from what it read and changed. Run in a
+subprocess with the demo's settings.
 """
 
 from __future__ import annotations

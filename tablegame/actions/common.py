@@ -1,40 +1,31 @@
-"""What every action shares: refusals, access, the table lock, the record, the after-commit notice.
+"""What the pit's own actions share: refusals, access, the table lock, the record, the notice.
 
-Every change of a table goes through an action function: ``@action`` (a transaction), keyword-only
-``actor``, the table row locked first, checks that refuse with a message a dealer understands (the
-transaction rolls back, so a refusal changes nothing), then the change and its event row in the
-same transaction, and a notice to the screens only once it has committed.
-
-The API runs one action per request inside :func:`command`: one transaction for the whole
-command (no savepoint per action), the table locked once, the events the action recorded
-collected for the answer (``Command.events``), and the command's unit of work
-(``tablegame.work``), through which every action writes.
+A table's commands run the one way (``tablegame.commands``). The pit's own actions (forms,
+must-hit meters, alerts, who supervises a pit) are functions under ``@action``: the access
+policy, a transaction, the rows they lock first, checks that refuse with a message a person
+understands (the transaction rolls back, so a refusal changes nothing), then the change and its
+event in the same transaction, and a notice to the screens only once it has committed.
 """
 
 from __future__ import annotations
 
-import contextvars
 import functools
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from decimal import Decimal
+from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import models, transaction
 
 from casino import access, roles
-from casino.record import Head, payload_row, record_payload
+from casino.record import record_payload
 from casino.roles import Actor
 from tablegame.broadcast import announce_change, notice_change
 from tablegame.dealers import dealer_refusal
 from tablegame.errors import ActionError as ActionError  # every action refuses with it
 from tablegame.errors import NotAllowed as NotAllowed
 from tablegame.events import TablePayload, event_data
-from tablegame.live import locked_tables
 from tablegame.models import Table
-from tablegame.work import Work, unit
+from tablegame.procedures import plain_options as plain_options
 
 M = TypeVar("M", bound=models.Model)
 
@@ -46,51 +37,18 @@ def require(actor: Actor, what: str) -> None:
         raise NotAllowed(decision.reason)
 
 
-@dataclass
-class Command:
-    """One command of the API in progress: its table, locked once, the events it recorded, and
-    its unit of work (``tablegame.work``), which holds its writes until its record is written."""
-
-    table: Table
-    work: Work
-    head: Head | None = None
-    """The table's chain head, read after the lock; kept up to date as events are appended."""
-    events: list[tuple[int, TablePayload]] = field(default_factory=list)
-
-
-_command: contextvars.ContextVar[Command | None] = contextvars.ContextVar(
-    "tablegame_command", default=None
-)
-
-
-@contextmanager
-def command(table: Table, head: Head | None = None) -> Iterator[Command]:
-    """Run actions as one command on ``table``, already locked by the caller in the transaction
-    this block runs in: the actions reuse the lock, make no savepoint of their own (a refusal
-    aborts the whole transaction: the caller rolls it back), and collect their events.
-    ``head``: the table's chain head, if the caller read it after taking the lock."""
-    assert transaction.get_connection().in_atomic_block, "command() runs inside atomic()"
-    with unit() as writes:  # the actions' writes wait for its flush
-        current = Command(table, writes, head)
-        token = _command.set(current)
-        try:
-            yield current
-        finally:
-            _command.reset(token)
-
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
 def action(function: Callable[P, R]) -> Callable[P, R]:
-    """An action: first the access policy (``command:<its name>``, for its keyword ``actor``),
-    then its transaction: its own (a savepoint when nested), or, inside :func:`command`, the
-    command's, with no savepoint to make and release on every tap."""
+    """An action of the pit's own (a form, a must-hit meter, an alert, who supervises a pit):
+    first the access policy (``command:<its name>``, for its keyword ``actor``), then its own
+    transaction (a savepoint when nested). A table's commands run the one way instead
+    (``tablegame.commands``)."""
     what = f"command:{function.__name__}"
     access.rule(what)  # an action without its rule fails when its module is imported
     own = transaction.atomic(function)
-    shared = transaction.atomic(savepoint=False)(function)
 
     @functools.wraps(function)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -99,7 +57,7 @@ def action(function: Callable[P, R]) -> Callable[P, R]:
             refusal = dealer_refusal(kwargs["actor"], args[0])  # type: ignore[arg-type]
             if refusal:
                 raise NotAllowed(refusal)
-        return (shared if _command.get() is not None else own)(*args, **kwargs)
+        return own(*args, **kwargs)
 
     return run
 
@@ -111,25 +69,14 @@ def lock_table(table: Table | int) -> Table:
     the first commits, then sees its result.
     """
     pk = table.pk if isinstance(table, Table) else table
-    current = _command.get()
-    if current is not None and current.table.pk == pk:
-        return current.table
-    return locked_tables().get(pk=pk)
+    return (
+        Table.objects.select_for_update(of=("self",), no_key=True).select_related("pit").get(pk=pk)
+    )
 
 
 def record(table: Table, actor: Actor | None, payload: TablePayload) -> int:
     """Write the event (its kind and typed payload, ``tablegame.events``) in this transaction and
     announce it after commit; returns its sequence."""
-    current = _command.get()
-    ours = current is not None and current.table.pk == table.pk
-    if current is not None and ours:  # written with the command's record (its unit's flush)
-        event = payload_row(
-            chain_id=table.chain_id, actor=actor, payload=payload, head=current.head
-        )
-        current.work.add(event)
-        current.head = Head(event.sequence, event.hash)
-        current.events.append((event.sequence, payload))  # the answer tells the screens once
-        return event.sequence
     event = record_payload(chain_id=table.chain_id, actor=actor, payload=payload)
     sequence = event.sequence
     announce(table, sequence, payload.kind.value, {"events": [event_data(sequence, payload)]})
@@ -180,11 +127,3 @@ def supervisor_reason(actor: Actor, reason: str, doing: str) -> str:
     if not text and access.floor_role(actor) != roles.DEALER:
         raise ActionError(f"Say why {doing}: the reason is recorded.")
     return text
-
-
-def plain_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Rule options as plain JSON for the record: numbers with a fraction become strings."""
-    return {
-        key: str(value) if isinstance(value, float | Decimal) else value
-        for key, value in options.items()
-    }

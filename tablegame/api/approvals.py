@@ -116,14 +116,12 @@ class ApprovedCommand(TableCommand):
         approved = approval(request, given, self.command)
         if isinstance(approved, Response):
             return approved
-        act = type(self).table_action
         return run_command(
             request,
             table_id=table_id,
             command=command_name(self.command, approved.named),
-            act=lambda table, actor: act(table, actor=actor, approver=approved.approver, **given),
+            name=self.command,
             key_required=True,
             given=approved.named,
-            name=self.command,
             inputs={**given, "approver": approved.approver},
         )

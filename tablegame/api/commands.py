@@ -29,7 +29,7 @@ import json
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -43,18 +43,13 @@ from rest_framework.response import Response
 
 from baccarat.errors import RulesError
 from casino.page_commands import HEADER, KEY_MAX_LENGTH, KEY_REUSED, REPLAYED_HEADER
-from casino.record import Head
 from casino.roles import Actor
-from fastpath import rows
 from tablegame import commands as table_commands
-from tablegame import live, refusals
+from tablegame import refusals
 from tablegame.actions import NotAllowed
-from tablegame.actions import common as actions_common
-from tablegame.actions.tables import record_rules_taken_effect
 from tablegame.api.errors import error_body
 from tablegame.errors import ActionError
-from tablegame.models import CommandRecord, Table
-from tablegame.selectors import command_answer
+from tablegame.models import CommandRecord
 
 log = logging.getLogger(__name__)
 
@@ -94,16 +89,15 @@ def run_command(
     *,
     table_id: int,
     command: str,
-    act: Callable[[Table, Actor], object],
+    name: str,
     key_required: bool,
     given: Mapping[str, Any] | None = None,
-    name: str = "",
     inputs: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
-    """Run ``act`` (one action, by the request's user) on the table at most once per idempotency
-    key; answer what changed. ``given``: the command's input, kept with a refusal surveillance
-    must see (``tablegame.refusals``). A command of ``tablegame.commands`` (``name``, its
-    ``inputs``, else ``given``) runs there."""
+    """Run the command ``name`` of ``tablegame.commands`` (by the request's user, with its
+    ``inputs``, else ``given``) at the table at most once per idempotency key; answer what
+    changed. ``command``: the name its record keeps (with a digest of its input); ``given``: the
+    command's input, kept with a refusal surveillance must see (``tablegame.refusals``)."""
     actor = actor_of(request)
     key = request.headers.get(HEADER, "").strip()
     if key_required and not key:
@@ -117,10 +111,8 @@ def run_command(
             headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
             body = error_body(BUSY, request_id=request_id)
             return Response(body, status=503, headers=headers)
-        if name in table_commands.COMMANDS:
-            arguments = given if inputs is None else inputs
-            return _run_command(actor, key, table_id, command, name, arguments or {}, given or {})
-        return _run(actor, key, table_id, command, act, given or {})
+        arguments = given if inputs is None else inputs
+        return _run_command(actor, key, table_id, command, name, arguments or {}, given or {})
 
 
 def _run_command(
@@ -153,58 +145,6 @@ def _run_command(
     return _answer(done.text, done.status, replayed=done.replayed)
 
 
-def _run(
-    actor: Actor,
-    key: str,
-    table_id: int,
-    command: str,
-    act: Callable[[Table, Actor], object],
-    given: Mapping[str, Any],
-) -> HttpResponse:
-    found: list[Table] = []  # the table locked, for a refusal to keep once rolled back
-    try:
-        with transaction.atomic(), rows.one_cursor():
-            # Race: a double tap sends one command twice at once. The second request waits at
-            # this lock until the first commits, then finds its record and answers the same.
-            table, done_id, head = _locked(table_id, actor, key)
-            found.append(table)
-            if done_id is not None:
-                return _replay(CommandRecord.objects.get(pk=done_id), table_id, command)
-            with actions_common.command(table, head) as done:
-                record_rules_taken_effect(table)  # rules filed for later, in force since
-                act(table, actor)
-                writes = done.work
-                answer = command_answer(
-                    table, done.events, game=writes.game, shoe=writes.shoe, cards=writes.cards
-                )
-                text = json.dumps(answer)
-                if answer["events"]:  # once it commits, the screens hear the answer itself
-                    last = answer["events"][-1]["action"]
-                    actions_common.announce(table, answer["sequence"], last, answer, text)
-                record = None
-                if key:
-                    record = CommandRecord(
-                        user=actor, key=key, table=table, command=command, status=200, response=text
-                    )
-                try:
-                    writes.flush(then=record)  # the changes, events and record: one statement
-                except IntegrityError:
-                    # Race: the same key at the same moment for another table (whose row lock
-                    # is not ours). The transaction is rolled back whole on the way out.
-                    raise _KeyTaken from None
-    except NotAllowed as refusal:
-        return _refused(actor, key, table_id, command, 403, str(refusal))
-    except RulesError as refusal:  # ActionError, or a rule the action did not reword
-        refused = _refused(actor, key, table_id, command, 409, str(refusal))
-        if found and isinstance(refusal, ActionError):  # rolled back: now it can be kept
-            name = command.split(":", 1)[0]
-            refusals.kept(found[0], refusal, actor=actor, command=name, given=given)
-        return refused
-    except _KeyTaken:
-        return Response(error_body(KEY_REUSED), status=409)
-    return _answer(text, 200)
-
-
 _waiting: Counter[int] = Counter()
 """Table -> its commands in this process between the lock's request and the end."""
 _waiting_guard = threading.Lock()
@@ -230,17 +170,6 @@ def _turn(table_id: int) -> Iterator[bool]:
 
 class _KeyTaken(Exception):
     """Another transaction stored the same key first, for another table: undo this one."""
-
-
-def _locked(table_id: int, actor: Actor, key: str) -> tuple[Table, int | None, Head]:
-    """The table row, locked; then, in one statement read after the lock, the table's state in
-    play (``tablegame.live``), the id of this key's command record if it has one, and the head
-    of the table's chain (for ``record``)."""
-    table = live.lock(table_id)
-    if table is None:
-        raise exceptions.NotFound(f"There is no table {table_id}.")
-    facts = live.read_after_lock(table, user_id=actor.pk, key=key)
-    return table, facts.done_id, facts.head
 
 
 def _replay(done: CommandRecord | None, table_id: int, command: str) -> HttpResponse:

@@ -1,6 +1,6 @@
 """The OpenAPI description: the table state document, errors, and one schema for every command.
 
-The serializers here only describe ``tablegame.selectors.table_state`` for ``/api/schema/``; they
+The serializers here only describe ``tablegame.play.parts.table_state`` for ``/api/schema/``; they
 never produce it (tests/api/test_schema.py checks that they name the same keys).
 """
 

@@ -163,10 +163,9 @@ class TableCommand(APIView):
             request,
             table_id=table_id,
             command=command_name(action.__name__, arguments),
-            act=lambda table, actor: action(table, actor=actor, **arguments),
+            name=action.__name__,
             key_required=self.key_required,
             given=arguments,
-            name=action.__name__,
         )
 
 

@@ -86,7 +86,7 @@ class Round(models.Model):
             models.UniqueConstraint(fields=("shoe", "number"), name="round_unique_number"),
         )
         indexes = (
-            # The round in play at a table, read on every tap (``tablegame.live``): a table
+            # The round in play at a table, read on every tap (``tablegame.play.reading``): a table
             # deals thousands of rounds a week and has at most a couple in play.
             models.Index(
                 fields=("table", "-id"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from casino import access, roles
 from casino.roles import Actor
-from tablegame.errors import ActionError
+from tablegame.errors import ActionError, NotAllowed
 from tablegame.play.state import InPlay
 
 
@@ -15,26 +15,35 @@ from tablegame.play.state import InPlay
 class Command:
     """The person giving the command and the moment it is done (every time it writes)."""
 
-    actor: Actor
+    actor: Actor | None
+    """None: the rules, no person (a filing taking effect at its time)."""
     at: datetime.datetime
 
     @property
-    def actor_id(self) -> int:
-        return int(self.actor.pk)
+    def actor_id(self) -> int | None:
+        return int(self.actor.pk) if self.actor is not None else None
 
     def may(self, what: str) -> bool:
         """Whether the policy lets the actor do ``what`` (``casino.access``)."""
-        return access.decide(self.actor, what).allowed
+        return self.actor is not None and access.decide(self.actor, what).allowed
+
+    def require(self, what: str) -> None:
+        """Refuse with the policy's reason unless the actor may do ``what``."""
+        if self.actor is None:
+            raise NotAllowed("Only a person gives this command.")
+        decision = access.decide(self.actor, what)
+        if not decision.allowed:
+            raise NotAllowed(decision.reason)
 
     @property
     def is_dealer(self) -> bool:
-        return access.floor_role(self.actor) == roles.DEALER
+        return self.actor is not None and access.floor_role(self.actor) == roles.DEALER
 
 
 def dealer_dealing(state: InPlay, command: Command) -> str:
     """Who deals a round the command opens: the dealer giving it, else the table's assigned
     dealer (a supervisor opening it), else blank (``tablegame.dealers.dealer_dealing``)."""
-    if command.is_dealer:
+    if command.is_dealer and command.actor is not None:
         return str(command.actor.username)
     return next((a.username for a in state.assignments if a.table_id == state.table.id), "")
 

@@ -23,6 +23,7 @@ from baccarat.wagertypes import WagerType
 from tablegame import tablet
 from tablegame.events import RoundSettled, TableEvent, TablePayload, event_data
 from tablegame.models import Round, Shoe
+from tablegame.play.reading import read_table
 from tablegame.play.rows import CardRow, RoundRow, coup
 from tablegame.play.state import InPlay
 from tablegame.selectors import CHANGES, NEXT_CARD, PARTS, ROUND_LISTS, ROUND_PATCHES
@@ -31,6 +32,13 @@ from tablegame.selectors import CHANGES, NEXT_CARD, PARTS, ROUND_LISTS, ROUND_PA
 def table_state(state: InPlay) -> dict[str, Any]:
     """Everything a dealer, the floor or surveillance needs to draw the table now."""
     return {"sequence": state.head.sequence, **{name: PART[name](state) for name in PARTS}}
+
+
+def table_state_now(table_id: int) -> dict[str, Any] | None:
+    """The table's state as it stands (one statement, ``reading.read_table``); None: no such
+    table."""
+    state = read_table(table_id)
+    return None if state is None else table_state(state)
 
 
 def answer(state: InPlay, events: Sequence[tuple[int, TablePayload]]) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def lock(table_id: int) -> Locked | None:
     Race: two tablets (or a double tap) acting on one table at once; the second waits here until
     the first commits, then reads its result."""
     with rows.cursor() as cursor:
-        cursor.execute(_lock_statement(), [table_id])
+        cursor.execute(lock_statement(), [table_id])
         found = cursor.fetchone()
     if found is None:
         return None
@@ -97,7 +97,7 @@ def lock(table_id: int) -> Locked | None:
 
 
 @cache
-def _lock_statement() -> str:
+def lock_statement() -> str:
     c, t, q = rows.column, rows.table, connection.ops.quote_name
     locking = " FOR NO KEY UPDATE OF tb" if connection.vendor == "postgresql" else ""
     return (
@@ -161,7 +161,7 @@ def read_table(table_id: int) -> InPlay | None:
 
 def _unlocked(table_id: int) -> Locked | None:
     with rows.cursor() as cursor:
-        cursor.execute(_lock_statement().removesuffix(" FOR NO KEY UPDATE OF tb"), [table_id])
+        cursor.execute(lock_statement().removesuffix(" FOR NO KEY UPDATE OF tb"), [table_id])
         found = cursor.fetchone()
     if found is None:
         return None

@@ -63,6 +63,12 @@ class Row:
         """The key, as a model instance names it."""
         return self.id
 
+    @property
+    def key(self) -> int:
+        """The key of a row written already (a new row has none until the writer's)."""
+        assert self.id is not None, f"a new {type(self).__name__} has no key yet"
+        return self.id
+
 
 def made(row_type: type[R], values: Sequence[Any]) -> R | None:
     """The row from its columns as read in the model's order (``fastpath.rows.columns``),

@@ -67,8 +67,8 @@ class PitTable:
 
 
 def filings(state: InPlay, inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """Before a filing: the table's filings with their notices, and the pit's tables with
-    theirs (read after the table's lock)."""
+    """Before a filing: the table's filings with their notices, the pit's tables with theirs
+    (read after the table's lock), and the new filing's key."""
     history = tuple(
         Filing(
             from_model(RulesRow, row),
@@ -78,19 +78,24 @@ def filings(state: InPlay, inputs: Mapping[str, Any]) -> dict[str, Any]:
         .select_related("notice")
         .order_by("effective_at", "pk")
     )
-    pit = tuple(
+    pit = pit_tables(state.table.pit_id)
+    (filing_id,), *_ = rows.next_keys({RulesModel: 1})
+    return {"history": history, "pit": pit, "filing_id": filing_id}
+
+
+def pit_tables(pit_id: int) -> tuple[PitTable, ...]:
+    """The pit's tables, each with its filings (one statement each: the tables, the filings)."""
+    return tuple(
         PitTable(
             table.pk,
             table.name,
             table.profile,
             tuple(from_model(RulesRow, r) for r in table.rules_history.all()),
         )
-        for table in Table.objects.filter(pit_id=state.table.pit_id)
+        for table in Table.objects.filter(pit_id=pit_id)
         .order_by("name")
         .prefetch_related("rules_history")
     )
-    (filing_id,), *_ = rows.next_keys({RulesModel: 1})
-    return {"history": history, "pit": pit, "filing_id": filing_id}
 
 
 def _has_notice(row: TableRules) -> bool:
@@ -139,8 +144,44 @@ def file_rules(
         zone=zone,
         filing_id=filing_id,
     )
-    check_pit_alike(state, pit, mine, since=when, zone=zone)
+    table = state.table
+    check_pit_alike(table.id or 0, state.pit.name, pit, mine, since=when, zone=zone)
     return done + Changes(read_again=True)  # the rules in force and next: read after it
+
+
+def file_procedure(
+    state: InPlay,
+    command: Command,
+    *,
+    source: str,
+    changes: Mapping[str, str],
+    when: datetime.datetime,
+    history: Sequence[Filing] = (),
+    pit: Sequence[PitTable] = (),
+    filing_id: int = 0,
+) -> Changes:
+    """One table's part of a change of procedure for the whole pit (``changes``: settlement or
+    shuffle, at ``when``): at a table dealt then under the rules text ``source``, a filing of
+    what differs there, over the rules in force then (``file_one``); nothing elsewhere. The pit
+    is checked alike once every table's part is filed (``actions.tables.file_pit_procedure``)."""
+    del pit  # checked once, for the whole pit
+    on_file = _in_force_at(history, when)
+    rules = on_file.submission if on_file else PROFILES[state.table.profile]
+    if rules.source != source:
+        return c.NONE
+    differ = {k: v for k, v in changes.items() if getattr(rules, k).value != v}
+    if not differ:
+        return c.NONE
+    zone = zoneinfo.ZoneInfo(state.casino.time_zone)
+    profile = on_file.profile if on_file else state.table.profile
+    try:
+        done, _ = file_one(
+            state, command, history, profile=profile, options=differ, when=when, zone=zone,
+            filing_id=filing_id,
+        )  # fmt: skip
+    except ActionError as error:
+        raise ActionError(f"{state.table.name}: {error}") from None
+    return done + Changes(read_again=True)
 
 
 def moment(
@@ -343,7 +384,8 @@ def _restate_after(
 
 
 def check_pit_alike(
-    state: InPlay,
+    table_id: int,
+    pit_name: str,
     pit: Sequence[PitTable],
     mine: Sequence[RulesRow],
     *,
@@ -352,9 +394,8 @@ def check_pit_alike(
 ) -> None:
     """Every table of the pit dealt under a text that asks for one procedure per pit
     (``PIT_WIDE``) uses the same from ``since`` on: compared at each moment filed rules take
-    effect, among the tables dealt under the text of the table just filed for (``mine``: its
-    filings as the filing leaves them)."""
-    table_id = state.table.id
+    effect, among the tables dealt under the text of the table ``table_id`` just filed for
+    (``mine``: its filings as the filing leaves them)."""
     tables = [replace(t, filings=tuple(mine)) if t.table_id == table_id else t for t in pit]
     moments = {since} | {
         r.effective_at for t in tables for r in t.filings if r.effective_at > since
@@ -373,7 +414,7 @@ def check_pit_alike(
                 continue
             local = at.astimezone(zone)
             raise ActionError(
-                f"Every table of {state.pit.name} dealt under the same rules uses one "
+                f"Every table of {pit_name} dealt under the same rules uses one "
                 f"{' and '.join(fields)} procedure ({PIT_WIDE_CITED[rules.source]}); from "
                 f"{local:%H:%M %Z} {own.name} would use {_uses(rules, fields)} and "
                 f"{other.name} {_uses(theirs, fields)}: change the procedure for the whole pit "

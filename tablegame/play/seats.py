@@ -11,7 +11,7 @@ from typing import Any
 
 from baccarat.wagertypes import WagerType
 from tablegame import events
-from tablegame.errors import ActionError, NotAllowed
+from tablegame.errors import ActionError
 from tablegame.models import Round, Table, VigorishMarker
 from tablegame.models.tables import CARD_MAX_LENGTH, NAME_MAX_LENGTH
 from tablegame.play import changes as c
@@ -77,8 +77,7 @@ def seat_player(
     if not name and not number:
         raise ActionError("Give the player's name (or a description) or their card number.")
     if change:
-        if not command.may("authority:change_seated_player"):
-            raise NotAllowed("A dealer does not rename a seated player: ask a floorperson.")
+        command.require("authority:change_seated_player")
         if not place.is_occupied:
             raise ActionError(f"Seat {seat} is empty: seat the player there instead.")
         if (name, number) == (place.player_name, place.player_card):

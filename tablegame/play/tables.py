@@ -10,7 +10,7 @@ from decimal import Decimal
 from baccarat.seating import california_action_order, curator_offer_order
 from baccarat.wagertypes import WagerType
 from tablegame import events
-from tablegame.errors import ActionError, NotAllowed
+from tablegame.errors import ActionError
 from tablegame.models import Round, Table
 from tablegame.models.tables import default_limits
 from tablegame.play import changes as c
@@ -217,10 +217,7 @@ def _move_player_dealer(
 ) -> Changes:
     """A supervisor moves the player-dealer position out of its turn (a player leaves the game,
     a dispute), to a seated player."""
-    if not command.may("authority:move_player_dealer"):
-        from casino import access
-
-        raise NotAllowed(access.decide(command.actor, "authority:move_player_dealer").reason)
+    command.require("authority:move_player_dealer")
     if seat not in seats:
         raise ActionError(f"Nobody sits at seat {seat}: the position goes to a seated player.")
     if seat == table.player_dealer_seat:

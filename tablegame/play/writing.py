@@ -28,7 +28,7 @@ from casino.models import Event
 from casino.record import Head, next_event
 from fastpath import rows
 from tablegame.play.changes import Changes, merged
-from tablegame.play.rows import MarkerRow, RoundRow, Row
+from tablegame.play.rows import MarkerRow, RoundRow, Row, stored
 
 #: The rows whose keys a screen is shown: given before the write (``keyed``).
 KEYED: tuple[type[Row], ...] = (RoundRow, MarkerRow)
@@ -50,9 +50,12 @@ def keyed(changes: Changes) -> Changes:
         made[id(row)] = dataclasses.replace(row, id=given[row.MODEL].pop(0))  # type: ignore[type-var]
 
     def key_of(row: Row) -> int:
-        key = made[id(row)].id
-        assert key is not None
-        return key
+        """The key given to ``row`` (the new row as made, or as kept: ``rows.stored``)."""
+        found = made.get(id(row))
+        if found is None:
+            kept = stored(row)
+            found = next(made[id(w)] for w in wanted if w == kept)
+        return found.key
 
     inserts = tuple(made.get(id(row), row) for row in changes.inserts)
     referring = tuple(make(key_of) for make in changes.referring)

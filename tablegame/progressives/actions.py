@@ -16,6 +16,7 @@ from django.utils import timezone
 from baccarat.royal9 import STAR_OPTIONS
 from casino.models import Pit
 from casino.roles import Actor
+from fastpath import rows
 from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text, lock_table, record
 from tablegame.broadcast import announce_meter
@@ -28,7 +29,6 @@ from tablegame.progressives.models import (
     ProgressiveEntry,
     ProgressiveMeter,
 )
-from tablegame.work import work
 
 Entry = ProgressiveEntry.Kind
 
@@ -60,13 +60,13 @@ def set_star_option(table: Table, *, option: int, actor: Actor) -> ProgressiveMe
         meter.amount = progressive.reseed
         effective = "now"
     meter.updated_at = timezone.now()
-    work().save_now(meter)
+    rows.update(meter, rows.columns_written(type(meter)))
     parameters = {
         "option": str(option),
         "reseed": str(progressive.reseed),
         "contribution": str(progressive.contribution),
     }
-    work().add_now(
+    rows.insert(
         ProgressiveEntry(
             royal9=meter,
             kind=Entry.PARAMETERS,
@@ -122,7 +122,7 @@ def configure_must_hit(
     for table in locked:
         _check_linkable(table, pit)
     hit_value, nonce = draw.draw_hit_value(config)
-    meter = work().add_now(
+    meter = rows.insert(
         MustHitProgressive(
             pit=pit,
             name=name,
@@ -135,8 +135,8 @@ def configure_must_hit(
             hit_nonce=nonce,
         )
     )
-    work().add_all([MustHitLink(meter=meter, table=t) for t in locked], now=True)
-    work().add_now(
+    rows.insert_then([MustHitLink(meter=meter, table=t) for t in locked])
+    rows.insert(
         ProgressiveEntry(
             must_hit=meter,
             kind=Entry.RESET,
@@ -196,14 +196,14 @@ def set_must_hit_configuration(
         _no_round_in_play(table)
     if found.live:
         found.next_configuration, effective = configuration, "next_reset"
-        work().save_now(found, ["next_configuration"])
+        rows.update(found, ["next_configuration"])
     else:
         found.configuration, found.next_configuration = configuration, None
         found.reset, found.maximum = config.reset, config.maximum
         found.increment_rate, found.amount = config.increment_rate, config.reset
         found.hit_value, found.hit_nonce = draw.draw_hit_value(config)
         found.updated_at, effective = timezone.now(), "now"
-        work().save_now(found)
+        rows.update(found, rows.columns_written(type(found)))
     parameters = _must_hit_parameters(found) | {"configuration": str(configuration)}
     if effective == "next_reset":
         parameters |= {
@@ -211,7 +211,7 @@ def set_must_hit_configuration(
             "maximum": str(config.maximum),
             "increment_rate": str(config.increment_rate),
         }
-    work().add_now(
+    rows.insert(
         ProgressiveEntry(
             must_hit=found,
             kind=Entry.PARAMETERS,
@@ -245,7 +245,7 @@ def link_must_hit(meter: MustHitProgressive | int, *, table: Table, actor: Actor
     locked = lock_table(table)
     found, _tables = _lock_meter(meter)
     _check_linkable(locked, found.pit)
-    work().add_now(MustHitLink(meter=found, table=locked))
+    rows.insert(MustHitLink(meter=found, table=locked))
     record(
         locked,
         actor,
@@ -262,7 +262,7 @@ def unlink_must_hit(table: Table, *, actor: Actor) -> None:
         raise ActionError(f"{locked} feeds no must-hit meter.")
     _no_round_in_play(locked)
     meter = link.meter
-    work().delete(MustHitLink.objects.filter(pk=link.pk), now=True)  # the names read it again
+    MustHitLink.objects.filter(pk=link.pk).delete()
     record(
         locked,
         actor,
@@ -297,8 +297,8 @@ def pay_must_hit_win(win: MustHitWin | int, *, actor: Actor) -> MustHitWin:
             "came first: pay it before this one."
         )
     found.status, found.paid_at, found.paid_by = MustHitWin.Status.PAID, timezone.now(), actor
-    work().save_now(found, ["status", "paid_at", "paid_by"])
-    work().add_now(
+    rows.update(found, ["status", "paid_at", "paid_by"])
+    rows.insert(
         ProgressiveEntry(
             must_hit=meter,
             kind=Entry.PAID,

@@ -1,10 +1,9 @@
-"""The day's tallies written as rounds are settled or voided, and written again from the record.
+"""The day's tallies written from the rounds, for a day that has none.
 
-``add_settled`` and ``add_void`` run inside the settling action's transaction: one statement
-(``fastpath.rows.upsert_add``) adds the round's figures (``tablegame.tallies.figures``) to the
-rows of its gaming day, which the statement reads from the casino's setting
-(``casino.gaming_day``). A settled round is final (a card is corrected, or a round voided, only
-before settlement), so a tally only grows.
+A settlement adds its round's figures (``tablegame.tallies.figures``) to the rows of its gaming
+day with its other changes (``tablegame.play.settlement``: ``INSERT ... ON CONFLICT``, by the
+one writer). A settled round is final (a card is corrected, or a round voided, only before
+settlement), so a tally only grows.
 
 The database lets a tally only grow by whole rounds (migration 0013), and
 ``tablegame.verification`` checks a day's tallies against the record's settlement events
@@ -17,79 +16,15 @@ copy of these statements, so that a later change here cannot change what it does
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
 
-from casino.gaming_day import gaming_day_sql
 from casino.models import Casino, Pit
 from fastpath import rows
 from tablegame.models import Round, SettlementStep, Shoe, Table, Wager
-from tablegame.tallies.figures import SUMS, SettledWager, round_figures, wager_groups
+from tablegame.tallies.figures import SUMS
 from tablegame.tallies.models import RoundTally, WagerTally
-from tablegame.work import work
-
-
-def add_settled(
-    table: Table,
-    game: Round,
-    wagers: Iterable[Wager],
-    steps: Iterable[SettlementStep],
-) -> None:
-    """Add a settled round, its wagers (House Money's included) and its steps to the tallies of
-    its gaming day: one statement whatever the number of wagers, with the command's record
-    (``tablegame.work``)."""
-    settled = [
-        SettledWager(
-            seat=w.seat,
-            type=w.type,
-            result=w.result,
-            amount=w.amount,
-            payout=w.payout,
-            vigorish=w.vigorish,
-            returned=w.returned,
-            fee=w.fee,
-            award=w.award,
-            ride=w.ride,
-            ridden=w.ridden,
-        )
-        for w in wagers
-    ]
-    figures = round_figures(void=False, steps=[(s.action, s.wager_type, s.amount) for s in steps])
-    _add(table, game, wager_groups(settled), figures)
-
-
-def add_void(table: Table, game: Round) -> None:
-    """Count a void round in its gaming day (its wagers were returned: no wager is tallied)."""
-    _add(table, game, [], round_figures(void=True, steps=()))
-
-
-def _add(
-    table: Table,
-    game: Round,
-    groups: Sequence[dict[str, Any]],
-    figures: dict[str, Any],
-) -> None:
-    assert game.settled_at is not None
-    wagers = [
-        {"table_id": table.pk, "rules_id": game.rules_id, "decks": game.shoe.decks, **g}
-        for g in groups
-    ]
-    played = [{"table_id": table.pk, "shoe_id": game.shoe_id, **figures}]
-    if connection.vendor == "postgresql":
-        sql = {"day": gaming_day_sql(table.pit.casino_id, game.settled_at)}
-    else:  # SQLite (``make run``): the day read from the casino's row
-        day = table.pit.casino.gaming_day(game.settled_at)
-        wagers = [{**w, "day": day} for w in wagers]
-        played = [{**p, "day": day} for p in played]
-        sql = None
-    work().add_up(
-        rows.Addition(WagerTally, WagerTally.KEY, wagers),
-        rows.Addition(RoundTally, RoundTally.KEY, played),
-        sql=sql,
-    )
-
 
 # --- Written from the rows, for a day that has none -----------------------------------------------
 

@@ -27,13 +27,13 @@ from casino import access, roles
 from casino.models import Casino, Pit
 from casino.record import record_pit_event
 from casino.roles import Actor
+from fastpath import rows
 from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text
 from tablegame.broadcast import announce_pit_forms
 from tablegame.dealers import dealers_since
 from tablegame.models import VigorishMarker
 from tablegame.vigorish_forms.models import VigorishForm, VigorishFormSeries, form_number
-from tablegame.work import work
 
 #: The most forms one series may hold (a box of pre-numbered forms, not a typo of a digit).
 MOST_FORMS_IN_SERIES = 10_000
@@ -94,7 +94,7 @@ def receive_form_series(
             f"{form_number(overlap.first_number)}-{form_number(overlap.last_number)} already "
             f"received by {overlap.pit}: every number is used once."
         )
-    series = work().add_now(
+    series = rows.insert(
         VigorishFormSeries(
             pit=pit,
             first_number=first_number,
@@ -122,7 +122,7 @@ def _next_number(pit: Pit) -> tuple[VigorishFormSeries, int]:
         raise ActionError(f"{pit} has no unused Complimentary Vigorish Form: receive a series.")
     number = series.next_number
     series.next_number = number + 1
-    work().save_now(series, ["next_number"])
+    rows.update(series, ["next_number"])
     return series, number
 
 
@@ -157,7 +157,7 @@ def prepare_vigorish_form(
     if not name:
         raise ActionError("Give the patron's name: it goes on the form.")
     series, number = _next_number(pit)
-    form = work().add_now(
+    form = rows.insert(
         VigorishForm(
             series=series,
             number=number,
@@ -197,7 +197,7 @@ def void_blank_vigorish_form(pit: Pit, *, reason: str, actor: Actor) -> Vigorish
         raise ActionError("Say why the form is VOID.")
     series, number = _next_number(pit)
     now = timezone.now()
-    form = work().add_now(
+    form = rows.insert(
         VigorishForm(
             series=series,
             number=number,
@@ -280,7 +280,7 @@ def sign_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> VigorishFor
     setattr(form, who, actor)
     setattr(form, when, timezone.now())
     _complete_if_signed(form)
-    work().save_now(form, [who, when, "status"])
+    rows.update(form, [who, when, "status"])
     _record(
         pit,
         actor,
@@ -309,7 +309,7 @@ def record_patron_signature(
     form.patron_signature, form.no_signature_statement = signature, statement
     form.patron_part_by, form.patron_part_at = actor, timezone.now()
     _complete_if_signed(form)
-    work().save_now(
+    rows.update(
         form,
         [
             "patron_signature",
@@ -346,7 +346,7 @@ def deposit_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> Vigorish
     if form.dealer_id != actor.pk:
         raise ActionError(f"The dealer who signed form {form.printed_number} deposits it.")
     form.deposited_by, form.deposited_at = actor, timezone.now()
-    work().save_now(form, ["deposited_by", "deposited_at"])
+    rows.update(form, ["deposited_by", "deposited_at"])
     table = form.table.name if form.table else ""
     _record(
         pit,
@@ -381,7 +381,7 @@ def witness_vigorish_deposit(form: VigorishForm | int, *, actor: Actor) -> Vigor
     setattr(form, field, timezone.now())
     if form.deposit_pit_boss_at and form.deposit_clerk_at:
         form.status = Status.DEPOSITED
-    work().save_now(form, [field, "status"])
+    rows.update(form, [field, "status"])
     _record(
         pit,
         actor,
@@ -405,7 +405,7 @@ def void_vigorish_form(form: VigorishForm | int, *, reason: str, actor: Actor) -
         raise ActionError("Say why the form is VOID.")
     form.status, form.void_reason = Status.VOID, reason
     form.voided_by, form.voided_at = actor, timezone.now()
-    work().save_now(form, ["status", "void_reason", "voided_by", "voided_at"])
+    rows.update(form, ["status", "void_reason", "voided_by", "voided_at"])
     _record(
         pit,
         actor,
@@ -424,7 +424,7 @@ def sign_void_vigorish_form(form: VigorishForm | int, *, actor: Actor) -> Vigori
     if form.void_pit_boss_id is not None:
         raise ActionError(f"The VOID form {form.printed_number} is signed already.")
     form.void_pit_boss, form.void_pit_boss_signed_at = actor, timezone.now()
-    work().save_now(form, ["void_pit_boss", "void_pit_boss_signed_at"])
+    rows.update(form, ["void_pit_boss", "void_pit_boss_signed_at"])
     _record(
         pit,
         actor,
@@ -458,7 +458,7 @@ def forward_vigorish_duplicates(
     now = timezone.now()
     for f in waiting:
         f.forwarded_by, f.forwarded_at = actor, now
-    work().save_many(waiting, ["forwarded_by", "forwarded_at"])
+    rows.update_many(waiting, ["forwarded_by", "forwarded_at"])
     total = sum(
         (f.amount for f in waiting if f.status != Status.VOID and f.amount is not None), Decimal(0)
     )

@@ -17,8 +17,8 @@ from django.test import RequestFactory
 from config.env import LOCK_TIMEOUT
 from config.middleware import BUSY, DatabaseUnavailable
 from tablegame.api.commands import WAITING_PER_TABLE
-from tablegame.live import locked_tables
 from tablegame.models import Table, TableSnapshot
+from tablegame.play import reading
 from tests.api.conftest import Tablet, new_key, table_for
 from tests.api.test_idempotency import counts
 
@@ -37,7 +37,7 @@ def mini(committed_mini: Table) -> Table:
 @contextmanager
 def row_held(table: Table, *, as_a_command: bool = False) -> Iterator[None]:
     """Another connection (another process's transaction) holds the table's row locked: ``FOR
-    UPDATE``, or as a command on the table does (``tablegame.live.locked_tables``)."""
+    UPDATE``, or as a command on the table does (``tablegame.play.reading.lock``)."""
     params = connection.settings_dict
     holder = psycopg.connect(
         host=params["HOST"],
@@ -48,10 +48,7 @@ def row_held(table: Table, *, as_a_command: bool = False) -> Iterator[None]:
     )
     try:
         if as_a_command:
-            with transaction.atomic():  # only to compile the statement
-                query = locked_tables().filter(pk=table.pk).query
-                sql, params = query.get_compiler(using="default").as_sql()
-            holder.execute(sql, params)
+            holder.execute(reading.lock_statement(), [table.pk])
         else:
             holder.execute("SELECT id FROM tablegame_table WHERE id = %s FOR UPDATE", [table.pk])
         yield
@@ -87,7 +84,7 @@ def test_a_busy_tables_own_state_is_read_while_a_command_holds_it(
 ) -> None:
     """A screen that joins while a command runs on its table reads the state at once: storing
     the rebuilt snapshot takes only a key-share lock on the table, which a command's lock
-    (``tablegame.live.lock``) lets through."""
+    (``tablegame.play.reading.lock``) lets through."""
     TableSnapshot.objects.filter(table=mini).delete()  # the read must rebuild and store it
     with row_held(mini, as_a_command=True):
         started = time.monotonic()

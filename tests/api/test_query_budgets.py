@@ -2,7 +2,7 @@
 type, so that a change that adds queries to the live path fails here.
 
 Two counts per command. The command's own: from the table's lock to the last write before
-COMMIT (``tablegame.live``: the lock, one read of the table's state in play, the writes, then
+COMMIT (``tablegame.commands``: the lock, one read of the table's state in play, the writes, then
 the events with the command record in one statement). And the whole request: besides, the
 session read with its user and their role (1, ``casino.sessions``;
 ``tests/api/test_session_reads.py``) and the command record's savepoint inside the test's own

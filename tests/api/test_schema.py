@@ -21,7 +21,7 @@ from tablegame.api.schema import (
     WagerInfo,
 )
 from tablegame.api.urls import COMMANDS
-from tablegame.selectors import table_state
+from tablegame.play.parts import table_state_now
 from tests.api.conftest import command_views
 
 
@@ -77,7 +77,8 @@ def test_the_documented_state_names_the_keys_of_the_real_state(tablet, mini):
     tablet.do(mini, "round/no-more-bets/")
     for card in ["4H", "9C", "2S", "KS"]:
         tablet.do(mini, "round/cards/", {"card": card})
-    state = table_state(mini)
+    state = table_state_now(mini.pk)
+    assert state is not None
     assert set(TableState().fields) == set(state)
     assert set(TableInfo().fields) == set(state["table"])
     assert set(ShoeInfo().fields) == set(state["shoe"])

@@ -39,7 +39,7 @@ from schemathesis.schemas import BaseSchema
 
 from tablegame.api.tokens import issue_api_token
 from tablegame.models import Table
-from tablegame.selectors import table_state
+from tablegame.play.parts import table_state_now
 from tests.tablegame.conftest import ready_table
 from tests.values import present
 
@@ -161,7 +161,9 @@ def test_runs_along_the_links_answer_as_documented(
     wagers, no more bets, cards and the settlement), on the dealer's table."""
     found: list[str] = []
     steps = 0
-    limits = table_state(dealt)["limits"]
+    state = table_state_now(dealt.pk)
+    assert state is not None
+    limits = state["limits"]
 
     class Workflow(api.as_state_machine()):  # type: ignore[misc]
         def setup(self) -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from casino.models import Event
 from casino.record import verify_chain
-from tablegame import actions, selectors
+from tablegame import actions
 from tablegame.models import Round, Shoe, VigorishMarker
+from tablegame.play.parts import table_state_now
 from tests.tablegame.conftest import deal_at, play, ready_table, table_for
 from tests.values import present
 
@@ -54,7 +55,7 @@ def test_the_system_says_what_comes_next_and_refuses_a_card_not_due(db, dealer, 
     actions.no_more_bets(table, actor=dealer)
     for card in ["2H", "3C", "3S", "KS"]:
         game = actions.deal_card(table, card=card, actor=dealer)
-    assert selectors.expected_next(game) == "Player draws"
+    assert present(table_state_now(table.pk))["round"]["expected"] == "Player draws"
     game = actions.deal_card(table, card="8D", actor=dealer)  # Banker 3 stands on an 8
     assert game.state == Round.State.COMPLETE
     before = Event.objects.filter(chain__table=table).count()
@@ -199,14 +200,13 @@ def test_only_a_floorperson_verifies_the_inspection(db, dealer, floor, staff):
 
 
 def test_the_table_state_shows_the_round_the_shoe_and_what_comes_next(db, dealer, floor):
-    from tablegame.selectors import table_state
 
     table = ready_table("ma-mini", dealer, floor)
     actions.open_round(table, actor=dealer)
     actions.place_wager(table, seat=1, wager="banker", amount="100", actor=dealer)
     actions.no_more_bets(table, actor=dealer)
     actions.deal_card(table, card="2H", actor=dealer)
-    state = table_state(table)
+    state = present(table_state_now(table.pk))
     assert state["round"]["expected"] == "Banker's first card"
     assert state["round"]["banker_turner"] == 1
     assert state["shoe"]["cards_left"] == 8 * 52 - 1 - 3 - 1
@@ -277,7 +277,7 @@ def test_a_card_found_face_up_starts_a_simulated_round_then_the_real_round_resum
     simulated = table.active_round()
     assert simulated is not None
     assert simulated.simulated and simulated.pk != real.pk
-    assert selectors.expected_next(simulated) == "Banker's first card"
+    assert present(table_state_now(table.pk))["round"]["expected"] == "Banker's first card"
     for card in ["2C", "KS", "3D", "4D"]:  # P 7C KS = 7 stands; B 2C 3D = 5 draws
         actions.deal_card(table, card=card, actor=dealer)
     actions.settle_round(table, actor=dealer)
@@ -357,7 +357,7 @@ def test_a_disclosed_card_under_section_42_is_burned_with_as_many_cards_as_its_v
     assert shoe is not None
     assert shoe.burned == burned_before + 7
     assert shoe.remaining["7C"] == 7
-    assert selectors.expected_next(present(table.active_round())) == "Banker's first card"
+    assert present(table_state_now(table.pk))["round"]["expected"] == "Banker's first card"
 
 
 def test_a_disclosed_unauthorized_third_card_is_burned_with_one_more_in_massachusetts(
@@ -388,7 +388,7 @@ def test_the_house_money_step_shows_each_wager_won_or_lost_and_where_a_payout_ma
     actions.no_more_bets(table, actor=dealer)
     for card in ["2H", "3C", "2S", "KD"]:  # Player pair of twos: House Money wins
         actions.deal_card(table, card=card, actor=dealer)
-    step = selectors.table_state(table)["round"]["house_money"]
+    step = present(table_state_now(table.pk))["round"]["house_money"]
     assert step == [
         {
             "seat": 1,
@@ -412,7 +412,7 @@ def test_the_house_money_step_shows_each_wager_won_or_lost_and_where_a_payout_ma
     with pytest.raises(actions.ActionError, match="Seat 2 has no Banker wager"):
         actions.settle_house_money_wagers(table, rides={2: "banker"}, actor=dealer)
     game = actions.settle_house_money_wagers(table, rides={1: "banker"}, actor=dealer)
-    assert selectors.table_state(table)["round"]["house_money"] is None
+    assert present(table_state_now(table.pk))["round"]["house_money"] is None
     assert game.state == Round.State.DEALING
 
 
@@ -424,7 +424,7 @@ def test_a_losing_house_money_wager_is_collected_and_offers_no_ride(db, dealer, 
     actions.no_more_bets(table, actor=dealer)
     for card in ["2H", "3C", "4S", "KD"]:  # no pair
         actions.deal_card(table, card=card, actor=dealer)
-    assert selectors.table_state(table)["round"]["house_money"] == [
+    assert present(table_state_now(table.pk))["round"]["house_money"] == [
         {
             "seat": 1,
             "amount": "10.00",
@@ -440,7 +440,7 @@ def test_a_reshuffle_keeps_the_decks_in_use(db, dealer, floor):
     table = ready_table("s42-mini", dealer, floor, decks=6)
     play(table, dealer, [], ["9H", "2C", "KS", "3D"])
     actions.end_shoe(table, actor=dealer)
-    assert selectors.table_state(table)["deck_change"]["decks"] == 6
+    assert present(table_state_now(table.pk))["deck_change"]["decks"] == 6
     with pytest.raises(actions.ActionError, match="The decks in use are 6: a reshuffle keeps"):
         actions.receive_decks(table, decks=8, new_decks=False, actor=dealer)
     shoe = actions.receive_decks(table, new_decks=False, actor=dealer)  # as many as in use

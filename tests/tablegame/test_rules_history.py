@@ -170,7 +170,7 @@ def test_rules_taking_effect_are_recorded_once_and_told_to_the_screens(
     again.assert_called_once_with((filed.pk,), eta=when)
     with (
         at(when + datetime.timedelta(seconds=5)),
-        mock.patch("tablegame.actions.common.announce_change") as told,
+        mock.patch("tablegame.broadcast.announce_change") as told,
         django_capture_on_commit_callbacks(execute=True),
     ):
         sequence = rules_take_effect(filed.pk)

@@ -10,7 +10,7 @@ import pytest
 
 from tablegame import actions
 from tablegame.models import Round, Table
-from tablegame.selectors import table_state
+from tablegame.play.parts import table_state_now
 from tests.tablegame.conftest import ready_table
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,9 @@ def dealt(table, dealer, wagers, cards) -> Round:
 
 def state(table: Table) -> dict[str, Any]:
     """The table state as the tablet reads it: of the table as it is now in the database."""
-    return table_state(Table.objects.get(pk=table.pk))
+    found = table_state_now(table.pk)
+    assert found is not None
+    return found
 
 
 def steps(game: Round) -> list[dict[str, Any]]:
