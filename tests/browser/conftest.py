@@ -100,20 +100,33 @@ class Server:
         self.url = url
 
 
+def database_url() -> str:
+    """DATABASE_URL of the test database, for a server of the test's own: PostgreSQL's, or the
+    SQLite file of ``make test-sqlite`` (config/env.py puts it beside the one given)."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return (
+        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
+        f":{db['PORT'] or 5432}/{db['NAME']}"
+    )
+
+
 @pytest.fixture
 def daphne(floor_staff: dict[str, User]) -> Iterator[Server]:
-    """The real ASGI app under Daphne, on the test database, with the Redis channel layer."""
+    """The real ASGI app under Daphne, on the test database: the pages and the sockets in one
+    process, as ``make run`` serves them. With REDIS_URL (``make test``) the Redis channel
+    layer; without (``make test-sqlite``) the demo's in-memory one, which the process's own
+    commands tell its sockets through."""
     # Daphne runs with the default password hashers, not the tests' fast one.
     hasher = PBKDF2PasswordHasher()
     User.objects.update(password=hasher.encode("baccarat", hasher.salt()))
-    db = connection.settings_dict
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {
         **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
-        f":{db['PORT'] or 5432}/{db['NAME']}",
+        "DATABASE_URL": database_url(),
         "DEBUG": "true",  # serve the static files too
         "PYTHONUNBUFFERED": "1",
     }

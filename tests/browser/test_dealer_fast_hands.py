@@ -8,10 +8,16 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from tablegame.models import Round
 from tests.browser.conftest import SHOTS, log_in, shot
 from tests.browser.dealer_screen import tap_card
 from tests.tablegame.conftest import ready_table
+
+#: On the demo's SQLite too (make test-sqlite): pytest-django's live server, its threads on the
+#: test's SQLite file.
+pytestmark = pytest.mark.sqlite
 
 #: Both hands draw: Player 2, 3 then 4 (9); Banker K, 2 then 5 (7). Player wins, 9 over 7.
 SIX_CARDS = ["2S", "KD", "3H", "2C", "4C", "5D"]

@@ -29,6 +29,10 @@ from tests.browser.test_dealer_tap_speed import (
 )
 from tests.tablegame.conftest import ready_table
 
+#: On the demo's SQLite too (make test-sqlite): pytest-django's live server, its threads on the
+#: test's SQLite file.
+pytestmark = pytest.mark.sqlite
+
 #: Coups dealt in turn, in the order the cards leave the shoe (Player, Banker, Player, Banker,
 #: then the third cards): both draw; a Player natural; a Banker natural; a tie of sevens; the
 #: Player draws and the Banker stands on 7.

@@ -19,6 +19,10 @@ from tablegame.models import Round, Wager
 from tests.browser.conftest import SHOTS, log_in, off_the_loop, shot
 from tests.tablegame.conftest import ready_table
 
+#: On the demo's SQLite too (make test-sqlite): pytest-django's live server, its threads on the
+#: test's SQLite file.
+pytestmark = pytest.mark.sqlite
+
 #: Player 2, 3, then 4: 9; Banker K, 2, then 5: 7. Both hands draw; the Player wins.
 T = TypeVar("T")
 SIX_CARDS = ["2S", "KD", "3H", "2C", "4C", "5D"]
