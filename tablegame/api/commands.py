@@ -35,11 +35,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.functional import LazyObject
 from rest_framework import exceptions
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from baccarat.errors import RulesError
 from casino.page_commands import HEADER, KEY_MAX_LENGTH, KEY_REUSED, REPLAYED_HEADER
@@ -74,7 +73,7 @@ def command_name(action: str, inputs: Mapping[str, Any]) -> str:
     return f"{action[:26]}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
-def actor_of(request: Request) -> Actor:
+def actor_of(request: Request | HttpRequest) -> Actor:
     """The member of staff who sent the request (the API lets in nobody who is not logged in)."""
     user = request.user
     if not isinstance(user, User):
@@ -85,7 +84,7 @@ def actor_of(request: Request) -> Actor:
 
 
 def run_command(
-    request: Request,
+    request: Request | HttpRequest,
     *,
     table_id: int,
     command: str,
@@ -106,11 +105,12 @@ def run_command(
         raise exceptions.ValidationError({HEADER: [f"At most {KEY_MAX_LENGTH} characters."]})
     with _turn(table_id) as ours:
         if not ours:  # answered as config.middleware answers a lock timeout: with the id
-            request_id = str(getattr(request._request, "request_id", "-"))
+            plain = getattr(request, "_request", request)  # REST framework's, or the tablet's
+            request_id = str(getattr(plain, "request_id", "-"))
             log.warning("table %s busy (request %s): %s", table_id, request_id, request.path)
             headers = {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)}
             body = error_body(BUSY, request_id=request_id)
-            return Response(body, status=503, headers=headers)
+            return _answer(json.dumps(body), 503, headers=headers)
         arguments = given if inputs is None else inputs
         return _run_command(actor, key, table_id, command, name, arguments or {}, given or {})
 
@@ -128,9 +128,9 @@ def _run_command(
     try:
         done = table_commands.run(table_id, actor, name, inputs, key=key, record_as=command)
     except table_commands.NoTable as missing:
-        raise exceptions.NotFound(str(missing)) from None
+        return _answer(json.dumps(error_body(str(missing))), 404)
     except table_commands.KeyReused:
-        return Response(error_body(KEY_REUSED), status=409)
+        return _answer(json.dumps(error_body(KEY_REUSED)), 409)
     except NotAllowed as refusal:
         return _refused(actor, key, table_id, command, 403, str(refusal))
     except RulesError as refusal:  # ActionError, or a rule the command did not reword
@@ -141,7 +141,7 @@ def _run_command(
         return refused
     except IntegrityError:
         # Race: the same key at the same moment for another table (whose row lock is not ours).
-        return Response(error_body(KEY_REUSED), status=409)
+        return _answer(json.dumps(error_body(KEY_REUSED)), 409)
     return _answer(done.text, done.status, replayed=done.replayed)
 
 
@@ -175,7 +175,7 @@ class _KeyTaken(Exception):
 def _replay(done: CommandRecord | None, table_id: int, command: str) -> HttpResponse:
     """The stored answer of a command sent again; a key used for another command is refused."""
     if done is None or (done.table_id, done.command) != (table_id, command):
-        return Response(error_body(KEY_REUSED), status=409)
+        return _answer(json.dumps(error_body(KEY_REUSED)), 409)
     return _answer(done.response, done.status, replayed=True)
 
 
@@ -203,8 +203,10 @@ def _refused(
     return _answer(text, status)
 
 
-def _answer(text: str, status: int, *, replayed: bool = False) -> HttpResponse:
+def _answer(
+    text: str, status: int, *, replayed: bool = False, headers: dict[str, str] | None = None
+) -> HttpResponse:
     """A JSON answer whose body is ``text`` as stored, sent as it is (not parsed and written
     again): the first answer and a repeat are alike to the byte."""
-    headers = {REPLAYED_HEADER: "true"} if replayed else None
-    return HttpResponse(text, status=status, headers=headers, content_type="application/json")
+    sent = {**(headers or {}), **({REPLAYED_HEADER: "true"} if replayed else {})}
+    return HttpResponse(text, status=status, headers=sent, content_type="application/json")

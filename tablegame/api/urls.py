@@ -12,6 +12,7 @@ from django.urls import include, path
 from tablegame import actions as a
 from tablegame.api import serializers as s
 from tablegame.api.corrections import CorrectCard
+from tablegame.api.tablet import tablet_view
 from tablegame.api.views import RecentPlayersRead, TableDetail, TableList, action_name, command
 from tablegame.api.voids import VoidRound
 
@@ -83,7 +84,7 @@ urlpatterns = [
         include(
             [
                 *(
-                    path(route, view, name=action_name(view))
+                    path(route, tablet_view(view), name=action_name(view))
                     for route, view in sorted(COMMANDS, key=lambda c: c[0] not in ROUND_TAPS)
                 ),
                 path("", TableDetail.as_view(), name="table"),
