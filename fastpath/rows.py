@@ -133,19 +133,27 @@ def instance(model: type[M], values: Sequence[Any]) -> M | None:
     """The row of ``model`` read as ``columns`` (None when an outer join found none)."""
     if values[0] is None:  # the primary key
         return None
-    converted = [
-        _converted(value, converters)
-        for value, converters in zip(values, _db_converters(model), strict=True)
-    ]
-    return _made(model, converted)
+    return _made(model, converted_row(model, values))
 
 
 def converted_row(model: type[models.Model], values: Sequence[Any]) -> list[Any]:
-    """A row's columns as read in ``columns``' order, converted as the ORM converts them."""
-    return [
-        _converted(value, converters)
-        for value, converters in zip(values, _db_converters(model), strict=True)
-    ]
+    """A row's columns as read in ``columns``' order, converted as the ORM converts them (only
+    the columns that have a converter are looked at: on PostgreSQL, its JSON columns)."""
+    found = list(values)
+    for index, converters in _converting(model):
+        value = found[index]
+        for converter, expression in converters:
+            value = converter(value, expression, connection)
+        found[index] = value
+    return found
+
+
+@cache
+def _converting(
+    model: type[models.Model],
+) -> tuple[tuple[int, list[tuple[Callable[..., Any], Any]]], ...]:
+    """The columns of ``model`` that have converters, by index, with them."""
+    return tuple((i, found) for i, found in enumerate(_db_converters(model)) if found)
 
 
 def from_json(model: type[M], data: dict[str, Any]) -> M:

@@ -178,7 +178,9 @@ def run(
             changes, chain_id=state.table.chain_id, head=state.head, at=command.at
         )
         after = applied(state, changes, writing.head_after(events, state.head))
-        told = [(e.sequence, r.payload) for e, r in zip(events, changes.events, strict=True)]
+        told = [
+            (e.sequence, r.payload, e.data) for e, r in zip(events, changes.events, strict=True)
+        ]
         if changes.read_again:
             writing.write(changes, events)
             after = reading.read(reading.Locked(after.table, after.pit, after.casino)).state
@@ -201,7 +203,7 @@ def run(
         else:
             writing.write(changes, events, record)
         if told:
-            _announce(after, told[-1], answer, text)
+            _announce(after, told[-1][:2], answer, text)
         for notice in changes.after_commit:
             transaction.on_commit(notice)
     return Done(text=text, state=after, before=state)

@@ -1202,14 +1202,17 @@ ROUND_KINDS: tuple[type[TablePayload], ...] = tuple(
 )
 
 
-def event_data(sequence: int, payload: TablePayload) -> dict[str, Any]:
-    """One event as screens are told it: its number, kind, payload, title and sentence."""
+def event_data(
+    sequence: int, payload: TablePayload, data: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """One event as screens are told it: its number, kind, payload, title and sentence
+    (``data``: the payload as the record keeps it, if made already)."""
     return {
         "sequence": sequence,
         "action": payload.kind.value,
         "title": payload.title,
         "text": payload.describe(),
-        "data": payload.as_data(),
+        "data": payload.as_data() if data is None else data,
     }
 
 

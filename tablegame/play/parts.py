@@ -41,15 +41,18 @@ def table_state_now(table_id: int) -> dict[str, Any] | None:
     return None if state is None else table_state(state)
 
 
-def answer(state: InPlay, events: Sequence[tuple[int, TablePayload]]) -> dict[str, Any]:
-    """What a command answers: its events, and the parts of ``state`` (the state it left) they
-    changed, whole or (the round) in part."""
-    kinds = [TableEvent(payload.kind) for _, payload in events]
-    names = {name for _, payload in events for name in changed_by(payload)}
+def answer(
+    state: InPlay, events: Sequence[tuple[int, TablePayload, dict[str, Any]]]
+) -> dict[str, Any]:
+    """What a command answers: its events (each its number, payload, and data as the record
+    keeps it), and the parts of ``state`` (the state it left) they changed, whole or (the round)
+    in part."""
+    kinds = [TableEvent(payload.kind) for _, payload, _ in events]
+    names = {name for _, payload, _ in events for name in changed_by(payload)}
     game = state.round
     found: dict[str, Any] = {
         "sequence": events[-1][0] if events else state.head.sequence,
-        "events": [event_data(sequence, payload) for sequence, payload in events],
+        "events": [event_data(sequence, payload, data) for sequence, payload, data in events],
         "changed": [],
         "patched": [],
     }
