@@ -15,7 +15,6 @@ API, its schema and its tokens are REST framework's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import RequestDataTooBig
