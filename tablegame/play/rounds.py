@@ -226,6 +226,14 @@ def withdraw_wager(state: InPlay, command: Command, *, seat: int, wager: str) ->
     gone = next((w for w in state.wagers if (w.seat, w.type) == (seat, wager)), None)
     if gone is None:
         raise ActionError(f"Seat {seat} has no {wager} wager.")
+    # What stays must be a layout the table takes, as a wager placed must: a pair wager keeps
+    # the main wager it needs, a House Money payout the wager it rides on (else the coup, once
+    # complete, could be neither settled nor void).
+    left = engine_wagers(w for w in state.wagers if w is not gone)
+    try:
+        check_wagers(left, state.round_submission, player_dealer(game))
+    except RulesError as error:
+        raise ActionError(f"{error} Withdraw the wager that needs it first.") from None
     return c.delete(gone) + c.event(
         command.actor_id,
         events.WagerWithdrawn(round=game.number, seat=seat, wager=WagerType(wager)),
