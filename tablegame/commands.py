@@ -94,6 +94,7 @@ COMMANDS: dict[str, Callable[..., Changes]] = {
     "assign_dealer": staff.assign_dealer,
     "relieve_dealer": staff.relieve_dealer,
     "acknowledge_procedure_notice": staff.acknowledge_procedure_notice,
+    "set_star_option": progressives.set_star_option,
 }
 #: Commands that record rules in force themselves (not before them, as every other command).
 OWN_TIME = frozenset({"record_rules_in_force"})

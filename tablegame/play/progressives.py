@@ -22,14 +22,16 @@ from typing import Any
 
 from django.db import connection
 
-from baccarat.royal9 import MustHit, Royal9Award, must_hit_advance
+from baccarat.royal9 import STAR_OPTIONS, MustHit, Royal9Award, must_hit_advance
 from baccarat.settlement import Settlement
 from baccarat.wagertypes import WagerType
 from fastpath import rows
 from tablegame import events
 from tablegame.broadcast import announce_meter
+from tablegame.errors import ActionError
 from tablegame.play import changes as c
 from tablegame.play.changes import Changes
+from tablegame.play.command import Command
 from tablegame.play.rows import EntryRow, MeterRow, MustHitRow, MustHitWinRow, RoundRow, made
 from tablegame.play.state import InPlay
 from tablegame.progressives import draw
@@ -292,3 +294,56 @@ def reseed_won(
             events.ProgressiveReset(meter=meter.name, amount=after.amount, round=game.number),
         )
     return done + c.insert(*entries)
+
+
+def set_star_option(state: InPlay, command: Command, *, option: int) -> Changes:
+    """The Star progressive's option (004 §13(i)): 1 reseeds at $25,000, 2 at $50,000, both 6 %.
+    On a live meter it takes effect when the Star is next won."""
+    progressive = STAR_OPTIONS.get(option)
+    if progressive is None:
+        raise ActionError("The Star progressive has options 1 and 2 (004 §13(i)).")
+    meter = next((m for m in state.meters if m.name == "star"), None)
+    table = state.table
+    if meter is None:
+        raise ActionError(
+            f"{table.name} has no Royal 9 meters: it does not offer the Royal 9 wager."
+        )
+    if state.in_play is not None:
+        raise ActionError(f"{table.name} has a round in play: finish it first.")
+    if meter.live:
+        values: dict[str, Any] = {
+            "next_reseed": progressive.reseed,
+            "next_contribution": progressive.contribution,
+        }
+        effective = "next_reset"
+    else:
+        values = {
+            "reseed": progressive.reseed,
+            "contribution": progressive.contribution,
+            "next_reseed": None,
+            "next_contribution": None,
+            "amount": progressive.reseed,
+        }
+        effective = "now"
+    after, done = c.update(meter, **values, updated_at=command.at)
+    done += c.insert(
+        EntryRow(
+            royal9_id=meter.id,
+            kind=Entry.PARAMETERS,
+            table_id=table.id,
+            before=meter.amount,
+            after=after.amount,
+            actor_id=command.actor_id,
+            note=f"Star option {option}, {effective.replace('_', ' ')}",
+            at=command.at,
+        )
+    )
+    parameters = {
+        "option": str(option),
+        "reseed": str(progressive.reseed),
+        "contribution": str(progressive.contribution),
+    }
+    return done + c.event(
+        command.actor_id,
+        events.ProgressiveParameters(meter="star", parameters=parameters, effective=effective),
+    )

@@ -13,12 +13,12 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from baccarat.royal9 import STAR_OPTIONS
 from casino.models import Pit
 from casino.roles import Actor
 from fastpath import rows
 from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text, lock_table, record
+from tablegame.actions.run import run
 from tablegame.broadcast import announce_meter
 from tablegame.models import Table
 from tablegame.progressives import draw
@@ -38,51 +38,12 @@ def _no_round_in_play(table: Table) -> None:
         raise ActionError(f"{table} has a round in play: finish it first.")
 
 
-@action
 def set_star_option(table: Table, *, option: int, actor: Actor) -> ProgressiveMeter:
-    """The Star progressive's option (004 §13(i)): 1 reseeds at $25,000, 2 at $50,000, both 6 %.
-    On a live meter it takes effect when the Star is next won."""
-    table = lock_table(table)
-    progressive = STAR_OPTIONS.get(option)
-    if progressive is None:
-        raise ActionError("The Star progressive has options 1 and 2 (004 §13(i)).")
-    meter = ProgressiveMeter.objects.select_for_update().filter(table=table, name="star").first()
-    if meter is None:
-        raise ActionError(f"{table} has no Royal 9 meters: it does not offer the Royal 9 wager.")
-    _no_round_in_play(table)
-    before = meter.amount
-    if meter.live:
-        meter.next_reseed, meter.next_contribution = progressive.reseed, progressive.contribution
-        effective = "next_reset"
-    else:
-        meter.reseed, meter.contribution = progressive.reseed, progressive.contribution
-        meter.next_reseed = meter.next_contribution = None
-        meter.amount = progressive.reseed
-        effective = "now"
-    meter.updated_at = timezone.now()
-    rows.update(meter, rows.columns_written(type(meter)))
-    parameters = {
-        "option": str(option),
-        "reseed": str(progressive.reseed),
-        "contribution": str(progressive.contribution),
-    }
-    rows.insert(
-        ProgressiveEntry(
-            royal9=meter,
-            kind=Entry.PARAMETERS,
-            table=table,
-            before=before,
-            after=meter.amount,
-            actor=actor,
-            note=f"Star option {option}, {effective.replace('_', ' ')}",
-        )
-    )
-    record(
-        table,
-        actor,
-        events.ProgressiveParameters(meter="star", parameters=parameters, effective=effective),
-    )
-    return meter
+    """The Star progressive's option (004 §13(i)), a command on the table run the one way
+    (``tablegame.commands``; ``tablegame.play.progressives.set_star_option``)."""
+    done = run(table, actor, "set_star_option", option=option)
+    assert done.state is not None
+    return ProgressiveMeter.objects.get(table_id=done.state.table.key, name="star")
 
 
 def _lock_tables(tables: list[Table]) -> list[Table]:
