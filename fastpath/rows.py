@@ -1,16 +1,15 @@
-"""Model instances from rows read with hand-written SQL, as the ORM makes them.
+"""Model instances from rows read with hand-written SQL, as the ORM makes them, and the writes.
 
 The live path reads what a dealer's tap needs in one or two statements written once from the
-models' columns (``tablegame.live``, the API's tokens). Compiling a queryset costs more than the
-round trip itself; these helpers turn such a statement's columns back into model instances: the
-fields' database converters applied, related objects left to the caller. They work on the
-default database, the only one the project has.
+models' columns (``tablegame.play.reading``, the API's tokens, the session). Compiling a queryset
+costs more than the round trip itself; these helpers turn such a statement's columns back into
+model instances (or their values), the fields' database converters applied, related objects left
+to the caller. They work on the default database, the only one the project has.
 
-Each write is here twice: run now (``insert``, ``update``, ``update_many``, ``upsert_add``) or
-made as a statement (``update_statement``, ``update_many_statement``, ``upsert_add_statements``)
-for :func:`insert_then` to run with a command's new rows and its record, in one statement. Which
-writes wait, and when they are run, is decided by a unit of work (``fastpath.writes``; the
-tables' is ``tablegame.work``): the actions write through it, never here.
+The writes are statements made here (``insert_rows_statement``, ``update_rows_statements``,
+``delete_rows_statement``, ``upsert_add_statements``) that ``run_all`` runs as one: a command's
+changes and its record (``tablegame.play.writing``, the one writer). The pit's own actions write a
+row at once (``insert``, ``update``, ``update_many``, ``insert_many``).
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.utils import CursorWrapper
-from django.db.models import F, signals
+from django.db.models import signals
 from django.db.models.base import ModelState
 from django.utils.dateparse import parse_datetime
 
@@ -313,48 +312,6 @@ def insert(obj: M) -> M:
     return _inserted(obj, sql, _prepared(obj, written, adding=True))
 
 
-def insert_then(
-    first: Sequence[models.Model], then: M | None = None, *, before: Sequence[Statement] = ()
-) -> M | None:
-    """Run ``before`` (statements made here), then insert ``first`` (rows whose keys nobody
-    reads back: a command's events, say) and ``then`` (its key read back), in one
-    statement on PostgreSQL (all but ``then`` in a ``WITH``, ``first`` by model): a command's
-    changes and its record, one round trip. (Elsewhere ``before`` is empty: nothing waits.)"""
-    waiting = list(before)
-    if connection.vendor != "postgresql" or not (first or waiting):
-        if waiting:
-            _run(waiting)
-        for obj in first:
-            insert(obj)
-        return insert(then) if then is not None else None
-    statements = [sql for sql, _ in waiting]
-    values = _values(waiting)
-    # One INSERT per model, its rows in the order made: PostgreSQL runs a statement's parts in
-    # no set order, so rows of one model split over two parts could take their keys out of
-    # order (a ledger's lines, a command's events).
-    by_model: dict[type[models.Model], list[models.Model]] = {}
-    for obj in first:
-        by_model.setdefault(type(obj), []).append(obj)
-    for model, group in by_model.items():
-        sql, written = _insert_statement(model)
-        head = sql.partition(" VALUES ")[0]
-        row = f"({', '.join(['%s'] * len(written))})"
-        statements.append(f"{head} VALUES {', '.join([row] * len(group))}")
-        values += [value for obj in group for value in _prepared(obj, written, adding=True)]
-        for obj in group:
-            obj._state.adding, obj._state.db = False, DEFAULT_DB_ALIAS
-    if then is not None:
-        then_sql, then_written = _insert_statement(type(then))
-        statements.append(then_sql)
-        values += _prepared(then, then_written, adding=True)
-    sql = _chained(statements)
-    if then is None:
-        with cursor() as statement:
-            statement.execute(sql, values)
-        return None
-    return _inserted(then, sql, values)
-
-
 def columns_written(model: type[models.Model]) -> list[str]:
     """Every column of the model but its key: what ``update`` writes of a whole row."""
     return [f.attname for f in fields(model) if not f.primary_key]
@@ -362,46 +319,22 @@ def columns_written(model: type[models.Model]) -> list[str]:
 
 def update(obj: models.Model, names: Sequence[str]) -> None:
     """``obj.save(update_fields=names)`` as one statement written once per model and fields."""
-    _run([update_statement(obj, names)])
-
-
-def update_statement(obj: models.Model, names: Sequence[str]) -> Statement:
-    """The statement of ``update``, the fields as they stand now."""
     sql, written = _update_statement(type(obj), tuple(names))
-    return sql, [*_prepared(obj, written, adding=False), obj.pk]
+    _run([(sql, [*_prepared(obj, written, adding=False), obj.pk])])
 
 
 def update_many(objs: Sequence[models.Model], names: Sequence[str]) -> None:
-    """``bulk_update(objs, names)`` in one statement whatever their number; on PostgreSQL an
-    ``UPDATE ... FROM (VALUES ...)`` written here (``update_many_statement``: the ORM's ``CASE
-    WHEN`` per row and field costs more to compile than to run), elsewhere the ORM's."""
-    if not objs:
-        return
-    if connection.vendor != "postgresql":
-        type(objs[0])._default_manager.bulk_update(objs, names, batch_size=len(objs))
-        return
-    _run([update_many_statement(objs, names)])
+    """``bulk_update(objs, names)`` in one statement whatever their number on PostgreSQL
+    (``update_rows_statements``)."""
+    if objs:
+        run_all(update_rows_statements(type(objs[0]), objs, names))
 
 
-def update_many_statement(objs: Sequence[models.Model], names: Sequence[str]) -> Statement:
-    """The statement of ``update_many`` on PostgreSQL (``objs`` not empty)."""
-    model = type(objs[0])
-    pk = _pk(model)
-    written = _written(model, tuple(names))
-    typed = ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in [pk, *written])
-    plain = ", ".join(["%s"] * (len(written) + 1))
-    rows_sql = ", ".join([f"({typed})", *[f"({plain})"] * (len(objs) - 1)])
-    names_sql = ", ".join(quoted(f) for f in [pk, *written])
-    sets = ", ".join(f"{quoted(f)} = v.{quoted(f)}" for f in written)
-    sql = (
-        f"UPDATE {table(model)} SET {sets} FROM (VALUES {rows_sql}) AS v({names_sql}) "
-        f"WHERE {table(model)}.{quoted(pk)} = v.{quoted(pk)}"
-    )
-    values = [value for obj in objs for value in [obj.pk, *_prepared(obj, written, adding=False)]]
-    return sql, values
-
-
-# --- Statements of rows held as plain values (anything with the model's attributes, ``id`` its key)
+def insert_many(objs: Sequence[models.Model]) -> None:
+    """New rows of one model, their keys left to the database and not read back: one
+    statement."""
+    if objs:
+        run_all([insert_rows_statement(type(objs[0]), objs)])
 
 
 def insert_rows_statement(
@@ -502,49 +435,24 @@ class Addition:
     rows: Sequence[Mapping[str, Any]]
 
 
-SqlValues = Mapping[str, tuple[str, Sequence[Any]]]
+def upsert_add_statements(*additions: Addition) -> list[Statement]:
+    """For each ``Addition``, one ``INSERT ... VALUES ... ON CONFLICT (key) DO UPDATE SET f =
+    t.f + EXCLUDED.f`` (PostgreSQL's and SQLite's alike), whatever the number of rows."""
+    return [_upsert_add_statement(a) for a in additions if a.rows]
 
 
-def upsert_add(*additions: Addition, sql: SqlValues | None = None) -> None:
-    """Add each row's figures to the row with its key, or insert it: on PostgreSQL one
-    ``INSERT ... VALUES ... ON CONFLICT (key) DO UPDATE SET f = t.f + EXCLUDED.f`` per
-    model, several models in one statement (each but the last in a ``WITH``), whatever the
-    number of rows (``upsert_add_statements``); elsewhere the ORM's, row by row.
-
-    ``sql``: a field (by name) written by an SQL expression and its parameters instead of a
-    value, the same in every row of every model that has the field (PostgreSQL only).
-    """
-    additions = tuple(a for a in additions if a.rows)
-    if not additions:
-        return
-    if connection.vendor != "postgresql":
-        assert not sql, "SQL expressions are written on PostgreSQL only"
-        for addition in additions:
-            _orm_add(addition)
-        return
-    _run(upsert_add_statements(*additions, sql=sql))
-
-
-def upsert_add_statements(*additions: Addition, sql: SqlValues | None = None) -> list[Statement]:
-    """The statements of ``upsert_add`` on PostgreSQL."""
-    return [_upsert_add_statement(a, sql or {}) for a in additions if a.rows]
-
-
-def _upsert_add_statement(addition: Addition, sql: SqlValues) -> tuple[str, list[Any]]:
+def _upsert_add_statement(addition: Addition) -> tuple[str, list[Any]]:
     model, rows = addition.model, addition.rows
-    written = _written(model, (*(n for n in rows[0] if n not in sql), *_named(model, sql)))
+    written = _written(model, tuple(rows[0]))
     keys = set(_written(model, addition.key))
     added = [f for f in written if f not in keys]
     assert added, f"{model.__name__}: nothing to add besides the key"
-    row_sql = ", ".join(sql[f.name][0] if f.name in sql else "%s" for f in written)
+    row_sql = ", ".join("%s" for _ in written)
     values: list[Any] = []
     for row in rows:
         for f in written:
-            if f.name in sql:
-                values += sql[f.name][1]
-            else:
-                value = row[f.attname] if f.attname in row else row[f.name]
-                values.append(f.get_db_prep_save(value, connection))
+            value = row[f.attname] if f.attname in row else row[f.name]
+            values.append(f.get_db_prep_save(value, connection))
     sets = ", ".join(f"{quoted(f)} = t.{quoted(f)} + EXCLUDED.{quoted(f)}" for f in added)
     statement = (
         f"INSERT INTO {table(model)} AS t ({', '.join(quoted(f) for f in written)}) "
@@ -552,21 +460,6 @@ def _upsert_add_statement(addition: Addition, sql: SqlValues) -> tuple[str, list
         f"ON CONFLICT ({', '.join(quoted(f) for f in written if f in keys)}) DO UPDATE SET {sets}"
     )
     return statement, values
-
-
-def _named(model: type[models.Model], sql: SqlValues) -> tuple[str, ...]:
-    """The fields of ``model`` among those ``sql`` writes."""
-    return tuple(f.name for f in fields(model) if f.name in sql)
-
-
-def _orm_add(addition: Addition) -> None:
-    model, names = addition.model, set(addition.key)
-    manager = model._default_manager
-    for row in addition.rows:
-        key = {k: v for k, v in row.items() if k in names or k.removesuffix("_id") in names}
-        figures = {k: v for k, v in row.items() if k not in key}
-        if not manager.filter(**key).update(**{k: F(k) + v for k, v in figures.items()}):
-            manager.create(**row)
 
 
 def _chained(statements: Sequence[str]) -> str:

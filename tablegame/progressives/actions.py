@@ -96,7 +96,7 @@ def configure_must_hit(
             hit_nonce=nonce,
         )
     )
-    rows.insert_then([MustHitLink(meter=meter, table=t) for t in locked])
+    rows.insert_many([MustHitLink(meter=meter, table=t) for t in locked])
     rows.insert(
         ProgressiveEntry(
             must_hit=meter,

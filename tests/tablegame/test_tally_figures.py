@@ -7,10 +7,9 @@ import datetime
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 
-from casino.gaming_day import gaming_day_sql
 from casino.models import Casino
+from tablegame.play.rows import CasinoRow, from_model
 from tablegame.tallies.figures import SettledWager, round_figures, wager_groups
 
 D = Decimal
@@ -77,7 +76,9 @@ def test_a_round_counts_its_fees_per_hand_and_a_void_round_none():
         ("Asia/Kolkata", "04:30", "2026-01-01T22:59:00+00:00", "2026-01-01"),
     ],
 )
-def test_the_statements_gaming_day_is_the_casinos(zone, start, at, day):
+def test_the_settlements_gaming_day_is_the_casinos(zone, start, at, day):
+    """A settlement tallies its round under the gaming day its casino's row, as the state in
+    play holds it, gives (``CasinoRow.gaming_day``): the casino's own."""
     casino = Casino.objects.create(
         name=f"Day {zone} {start}",
         time_zone=zone,
@@ -85,10 +86,5 @@ def test_the_statements_gaming_day_is_the_casinos(zone, start, at, day):
     )
     instant = datetime.datetime.fromisoformat(at)
     expected = casino.gaming_day(instant)
-    if connection.vendor != "postgresql":
-        pytest.skip("the gaming day is computed in SQL on PostgreSQL only")
-    sql, params = gaming_day_sql(casino.pk, instant)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {sql}", params)
-        (computed,) = cursor.fetchone()
-    assert computed == expected == datetime.date.fromisoformat(day)
+    held = from_model(CasinoRow, Casino.objects.get(pk=casino.pk))
+    assert held.gaming_day(instant) == expected == datetime.date.fromisoformat(day)
