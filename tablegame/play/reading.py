@@ -225,7 +225,7 @@ LEFT JOIN {t(Round)} r ON r.{pk} = coalesce((
   WHERE r0.{c(Round, "table")} = tb.{pk} AND r0.{c(Round, "state")} IN ({active})
   ORDER BY r0.{pk} DESC LIMIT 1), (
   SELECT r1.{pk} FROM {t(Round)} r1 WHERE r1.{c(Round, "shoe")} = s.{pk}
-  ORDER BY r1.{c(Round, "number")} DESC LIMIT 1))
+  ORDER BY r1.{c(Round, "settled_at")} DESC NULLS LAST, r1.{c(Round, "number")} DESC LIMIT 1))
 LEFT JOIN {t(TableRules)} tr ON tr.{pk} = ({in_force})
 LEFT JOIN {t(TableRules)} rr ON rr.{pk} = r.{c(Round, "rules")}
 LEFT JOIN {t(Round)} p ON p.{pk} = (

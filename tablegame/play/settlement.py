@@ -11,8 +11,10 @@ from decimal import Decimal
 from typing import Any
 
 from baccarat.cutcard import ShoeCall, after_round
+from baccarat.drawing import Coup
 from baccarat.errors import RulesError
 from baccarat.irregularities import enough_cards
+from baccarat.outcome import Outcome
 from baccarat.royal9 import Royal9Award
 from baccarat.seating import curator_must_pass, next_player_dealer
 from baccarat.settlement import Action as StepAction
@@ -157,6 +159,8 @@ def settle_round(
         raise ActionError("The coup is not complete: deal the cards the rules call for.")
     rules = state.round_submission
     coup = state.coup()  # the coup counts the two hands' cards only
+    if game.simulated:  # no wagers, no fees, no meters: only its outcome (000 §13(d))
+        return _settle_simulated(state, game, coup, command)
     meters, done = contribute(state, game, must_hit, command.at)
     taken = state.wagers
     try:
@@ -213,9 +217,33 @@ def settle_round(
             ),
         ),
     )
-    if game.simulated:  # the round it interrupted goes on: the state after is read (000 §13(d))
-        return done + Changes(read_again=True)
     return done + _after_settlement(state, game, outcome_loses_banker=curator_must_pass(outcome))
+
+
+def _settle_simulated(state: InPlay, game: RoundRow, coup: Coup, command: Command) -> Changes:
+    """A simulated round settled: dealt without wagers, it pays and collects nothing, and no
+    player-dealer banks it (no fee); its outcome is recorded, it counts among the day's rounds,
+    and the round it interrupted goes on (the state after it is read again: 000 §13(d))."""
+    outcome = Outcome.of(coup)
+    game, done = c.update(game, state=State.SETTLED, settled_at=command.at)
+    done += _tallies(state, game, [], [])
+    return (
+        done
+        + c.event(
+            command.actor_id,
+            events.RoundSettled(
+                round=game.number,
+                winner=outcome.winner,
+                player_total=outcome.player_total,
+                banker_total=outcome.banker_total,
+                tags=tuple(outcome.tags),
+                announcement=outcome.announcement(ez=state.round_submission.is_ez),
+                steps=(),
+                wagers=(),
+            ),
+        )
+        + Changes(read_again=True)
+    )
 
 
 def _markers(state: InPlay, game: RoundRow, steps: Sequence[Step], command: Command) -> Changes:
@@ -393,6 +421,8 @@ def void_round(state: InPlay, command: Command, *, reason: str, approver: Any = 
     game, changed = c.update(game, state=State.VOID, void_reason=reason, settled_at=command.at)
     done += changed
     done += _added(state, game, [], round_figures(void=True, steps=()))
+    if game.simulated:  # the round it interrupted goes on: the state after is read (000 §13(d))
+        done += Changes(read_again=True)
     return done + c.event(
         command.actor_id,
         events.RoundVoid(

@@ -98,7 +98,8 @@ class InPlay:
     rounds_in_shoe: int
     """How many rounds the shoe has had (its last round's number)."""
     round: RoundRow | None
-    """The round shown: the one in play, else the shoe's last."""
+    """The round shown: the one in play, else the shoe's last to end (a round settled after
+    the simulated round that interrupted it, numbered before it, is shown)."""
     round_rules: RulesRow | None
     """The shown round's Rules Submission record."""
     must_hit_id: int | None = None
