@@ -101,16 +101,27 @@ def event_row(
     # that lock (after taking it: ``head_of``), which saves a query on the hot path.
     if head is None:
         head = chain_head(chain_id)
-    sequence, prev_hash = head.sequence + 1, head.hash
-    created_at = timezone.now()
     actor_id = actor.pk if actor is not None else None
+    return _event(chain_id, actor_id, action, data, head, timezone.now())
+
+
+def _event(
+    chain_id: int,
+    actor_id: int | None,
+    action: str,
+    data: dict[str, Any],
+    head: Head,
+    at: datetime.datetime,
+) -> Event:
+    """The chain's next event after ``head``, recorded ``at``, hashed."""
+    sequence, prev_hash = head.sequence + 1, head.hash
     return Event(
         chain_id=chain_id,
         sequence=sequence,
         actor_id=actor_id,
         action=action,
         data=data,
-        created_at=created_at,
+        created_at=at,
         prev_hash=prev_hash,
         hash=event_hash(
             chain_id=chain_id,
@@ -118,7 +129,7 @@ def event_row(
             actor_id=actor_id,
             action=action,
             data=data,
-            created_at=created_at,
+            created_at=at,
             prev_hash=prev_hash,
         ),
     )
@@ -172,26 +183,7 @@ def next_event(
     owner's row locked by the command. Its payload is plain JSON already (``Payload.as_data``)."""
     action = payload.kind.value
     _check_action(action)
-    data = payload.as_data()
-    sequence, prev_hash = head.sequence + 1, head.hash
-    return Event(
-        chain_id=chain_id,
-        sequence=sequence,
-        actor_id=actor_id,
-        action=action,
-        data=data,
-        created_at=at,
-        prev_hash=prev_hash,
-        hash=event_hash(
-            chain_id=chain_id,
-            sequence=sequence,
-            actor_id=actor_id,
-            action=action,
-            data=data,
-            created_at=at,
-            prev_hash=prev_hash,
-        ),
-    )
+    return _event(chain_id, actor_id, action, payload.as_data(), head, at)
 
 
 class Head(NamedTuple):

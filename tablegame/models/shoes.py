@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from baccarat.cards import Card, full_deck
 from baccarat.composition import RANKS, Composition
-from baccarat.seating import cut_offer_order, recut_order
 from tablegame.errors import ActionError, RefusalKind
 from tablegame.models.tables import Table
 
@@ -112,46 +111,6 @@ class Shoe(models.Model):
     def physical_cards_left(self) -> int:
         """Cards still physically in the shoe: unseen cards less those burned face down."""
         return self.cards_left - self.burned
-
-    def last_round_number(self) -> int:
-        """The number of the shoe's last round, 0 before its first; rounds are numbered from 1
-        without a gap, so it is also how many the shoe has had. Read once per instance (the
-        command's read after the table's lock may have given it already)."""
-        known: int | None = self.__dict__.get("_last_round_number")
-        if known is None:
-            last = self.rounds.order_by("-number").values_list("number", flat=True).first()
-            known = self.__dict__["_last_round_number"] = last or 0
-        return known
-
-    def note_round(self, number: int) -> None:
-        """A round numbered ``number`` was opened in this shoe."""
-        known = self.__dict__.get("_last_round_number", 0)
-        self.__dict__["_last_round_number"] = max(number, known)
-
-    def take(self, card: Card) -> None:
-        """Take a seen card out of the count (unsaved); refuse a card the shoe cannot hold."""
-        code = str(card)
-        if self.remaining.get(code, 0) <= 0:
-            raise CardNotInShoe(
-                f"There is no {card.face} left in this shoe: its {self.decks} decks hold "
-                f"{self.decks} and all have been seen. Check the card."
-            )
-        if self.cards_left <= 0:
-            raise CardNotInShoe("The shoe is empty.")
-        self.remaining[code] -= 1
-
-    def cut_offer(self) -> list[int]:
-        """The seats to offer the cut to, in order (a recut follows the table's recut option).
-
-        Raises the engine's ``RulesError`` when a recut has nobody to go to.
-        """
-        table = self.table
-        rules = table.rules
-        last_curator = table.curator_seat or table.previous_curator_seat or None
-        order = cut_offer_order(rules, table.occupied_seats(), last_curator=last_curator)
-        if self.recuts:
-            order = recut_order(rules, order, self.cut_by_seat)
-        return order
 
     def composition(self) -> Composition:
         """What is left, as 13 counts by rank for the game math."""

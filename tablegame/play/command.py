@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from casino import access, roles
 from casino.roles import Actor
@@ -63,3 +64,14 @@ def supervisor_reason(command: Command, reason: str, doing: str) -> str:
     if not text and not command.is_dealer:
         raise ActionError(f"Say why {doing}: the reason is recorded.")
     return text
+
+
+def check_approver(approver: Any, command: Command, authority: str, what: str) -> None:
+    """A floorperson's approval given at the tablet (its password checked where it came in:
+    ``tablegame.api.approvals``): someone with ``authority``, and not the person asking
+    (``what`` is approved: "the correction", "the void")."""
+    approval = access.decide(approver, authority)
+    if not approval.allowed:
+        raise ActionError(approval.reason)
+    if approver.pk == command.actor_id:
+        raise ActionError(f"Another person approves {what}: call a floorperson.")

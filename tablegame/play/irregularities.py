@@ -31,7 +31,7 @@ from tablegame.models import Card as DealtCard
 from tablegame.models import Round
 from tablegame.play import changes as c
 from tablegame.play.changes import Changes
-from tablegame.play.command import Command, check_text
+from tablegame.play.command import Command, check_approver, check_text
 from tablegame.play.rounds import complete_coup, take
 from tablegame.play.rows import CardRow, IrregularityRow, RoundRow, Row, coup
 from tablegame.play.state import InPlay
@@ -168,7 +168,7 @@ def correct_card(
     game = state.in_play
     if game is None or game.state not in CORRECTABLE:
         raise ActionError("A card is corrected while the round is dealt, before it is settled.")
-    _check_approver(approver, command)
+    check_approver(approver, command, "authority:approve_card_correction", "the correction")
     if state.steps:
         raise ActionError(
             "House Money was settled on these cards: a floorperson decides the round (void it)."
@@ -213,16 +213,6 @@ def correct_card(
             reason=reason,
         ),
     )
-
-
-def _check_approver(approver: Any, command: Command) -> None:
-    from casino import access
-
-    approval = access.decide(approver, "authority:approve_card_correction")
-    if not approval.allowed:
-        raise ActionError(approval.reason)
-    if approver.pk == command.actor_id:
-        raise ActionError("Another person approves the correction: call a floorperson.")
 
 
 def _changes_the_draw(right: Card, position: int, why: str) -> ActionError:

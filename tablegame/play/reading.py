@@ -83,15 +83,19 @@ def lock(table_id: int) -> Locked | None:
 
     Race: two tablets (or a double tap) acting on one table at once; the second waits here until
     the first commits, then reads its result."""
+    return _table(lock_statement(), table_id)
+
+
+def _table(statement: str, table_id: int) -> Locked | None:
     with rows.cursor() as cursor:
-        cursor.execute(lock_statement(), [table_id])
+        cursor.execute(statement, [table_id])
         found = cursor.fetchone()
     if found is None:
         return None
     values = iter(found)
-    table = made(TableRow, [next(values) for _ in rows.fields(Table)])
-    pit = made(PitRow, [next(values) for _ in rows.fields(Pit)])
-    casino = made(CasinoRow, [next(values) for _ in rows.fields(Casino)])
+    table = _row(TableRow, values)
+    pit = _row(PitRow, values)
+    casino = _row(CasinoRow, values)
     assert table is not None and pit is not None and casino is not None
     return Locked(table, pit, casino)
 
@@ -160,17 +164,7 @@ def read_table(table_id: int) -> InPlay | None:
 
 
 def _unlocked(table_id: int) -> Locked | None:
-    with rows.cursor() as cursor:
-        cursor.execute(lock_statement().removesuffix(" FOR NO KEY UPDATE OF tb"), [table_id])
-        found = cursor.fetchone()
-    if found is None:
-        return None
-    values = iter(found)
-    table = made(TableRow, [next(values) for _ in rows.fields(Table)])
-    pit = made(PitRow, [next(values) for _ in rows.fields(Pit)])
-    casino = made(CasinoRow, [next(values) for _ in rows.fields(Casino)])
-    assert table is not None and pit is not None and casino is not None
-    return Locked(table, pit, casino)
+    return _table(lock_statement().removesuffix(" FOR NO KEY UPDATE OF tb"), table_id)
 
 
 def _row(row_type: type[R], values: Iterator[Any]) -> R | None:

@@ -26,7 +26,7 @@ from tablegame.errors import ActionError
 from tablegame.models import Round, Shoe
 from tablegame.play import changes as c
 from tablegame.play.changes import Changes
-from tablegame.play.command import Command, check_text
+from tablegame.play.command import Command, check_approver, check_text
 from tablegame.play.progressives import MustHitLocked, contribute, reseed_won
 from tablegame.play.rounds import complete_coup, engine_wagers, in_play, player_dealer
 from tablegame.play.rows import MarkerRow, RoundRow, StepRow, WagerRow
@@ -200,21 +200,16 @@ def settle_round(
     after = [settled.get((w.seat, w.type), w) for w in taken]
     done += _tallies(state, game, after, [*earlier, *saved])
     outcome = result.outcome
-    done += c.event(
-        command.actor_id,
-        events.RoundSettled(
-            round=game.number,
-            winner=outcome.winner,
-            player_total=outcome.player_total,
-            banker_total=outcome.banker_total,
-            tags=tuple(outcome.tags),
-            announcement=outcome.announcement(ez=rules.is_ez),
-            steps=tuple(_step_record(s) for s in round_steps),
-            wagers=tuple(
-                _wager_record(s, by_kind[(s.seat, s.type.value)].amount)
-                for s in result.wagers
-                if s.type is not WagerType.HOUSE_MONEY
-            ),
+    done += _settled(
+        state,
+        command,
+        game,
+        outcome,
+        steps=tuple(_step_record(s) for s in round_steps),
+        wagers=tuple(
+            _wager_record(s, by_kind[(s.seat, s.type.value)].amount)
+            for s in result.wagers
+            if s.type is not WagerType.HOUSE_MONEY
         ),
     )
     return done + _after_settlement(state, game, outcome_loses_banker=curator_must_pass(outcome))
@@ -227,22 +222,31 @@ def _settle_simulated(state: InPlay, game: RoundRow, coup: Coup, command: Comman
     outcome = Outcome.of(coup)
     game, done = c.update(game, state=State.SETTLED, settled_at=command.at)
     done += _tallies(state, game, [], [])
-    return (
-        done
-        + c.event(
-            command.actor_id,
-            events.RoundSettled(
-                round=game.number,
-                winner=outcome.winner,
-                player_total=outcome.player_total,
-                banker_total=outcome.banker_total,
-                tags=tuple(outcome.tags),
-                announcement=outcome.announcement(ez=state.round_submission.is_ez),
-                steps=(),
-                wagers=(),
-            ),
-        )
-        + Changes(read_again=True)
+    return done + _settled(state, command, game, outcome) + Changes(read_again=True)
+
+
+def _settled(
+    state: InPlay,
+    command: Command,
+    game: RoundRow,
+    outcome: Outcome,
+    *,
+    steps: tuple[events.StepRecord, ...] = (),
+    wagers: tuple[events.WagerRecord, ...] = (),
+) -> Changes:
+    """The settlement's event: the outcome and the dealer's words, every step and wager."""
+    return c.event(
+        command.actor_id,
+        events.RoundSettled(
+            round=game.number,
+            winner=outcome.winner,
+            player_total=outcome.player_total,
+            banker_total=outcome.banker_total,
+            tags=tuple(outcome.tags),
+            announcement=outcome.announcement(ez=state.round_submission.is_ez),
+            steps=steps,
+            wagers=wagers,
+        ),
     )
 
 
@@ -389,7 +393,7 @@ def void_round(state: InPlay, command: Command, *, reason: str, approver: Any = 
         raise ActionError("House Money was settled already; this round cannot be voided.")
     reason = check_text(reason, field="reason", limit=200)
     if approver is not None:  # checked whenever given: the record never names a wrong approver
-        _check_approver(approver, command)
+        check_approver(approver, command, "authority:void_any_round", "the void")
     shoe = state.shoe
     assert shoe is not None
     left = shoe.physical_cards_left
@@ -441,15 +445,3 @@ def void_round(state: InPlay, command: Command, *, reason: str, approver: Any = 
             ),
         ),
     )
-
-
-def _check_approver(approver: Any, command: Command) -> None:
-    """A floorperson's approval given at the tablet: someone with the authority, and not the
-    person asking (``actions.common.check_approver``)."""
-    from casino import access
-
-    approval = access.decide(approver, "authority:void_any_round")
-    if not approval.allowed:
-        raise ActionError(approval.reason)
-    if approver.pk == command.actor_id:
-        raise ActionError("Another person approves the void: call a floorperson.")

@@ -30,6 +30,7 @@ from tablegame.events import (
     TablePayload,
 )
 from tablegame.models import MustHitWin, ProcedureNotice, Round, Table, VigorishMarker
+from tablegame.play.parts import table_state_now
 from tablegame.progressives import draw
 from tablegame.progressives.actions import configure_must_hit, pay_must_hit_win, set_star_option
 from tablegame.tasks import rules_take_effect
@@ -108,9 +109,13 @@ def a_mini_baccarat_day(dealer, floor) -> Table:
     actions.shuffle_decks(table, steps=shuffle_steps(table), actor=dealer)
     actions.verify_shuffle(table, actor=floor)
     cut = {"seat": None, "position": 120, "cover_from_back": 20, "actor": dealer}
-    actions.cut_cards(table, declined=present(table.current_shoe()).cut_offer(), **cut)
+    actions.cut_cards(
+        table, declined=present(table_state_now(table.pk))["shoe"]["cut_offer"], **cut
+    )
     actions.order_recut(table, reason="The cut card went in crooked", actor=floor)
-    actions.cut_cards(table, declined=present(table.current_shoe()).cut_offer(), **cut)
+    actions.cut_cards(
+        table, declined=present(table_state_now(table.pk))["shoe"]["cut_offer"], **cut
+    )
     actions.burn_cards(table, first_card="3D", actor=dealer)
     soon = timezone.now() + datetime.timedelta(hours=2)
     set_deck_schedule(table, due_at=soon, reason="New decks before the evening", actor=floor)
@@ -276,3 +281,9 @@ def test_a_query_on_a_field_the_payload_does_not_have_fails_loudly():
         CardDealt.lookup(box="player")
     with pytest.raises(ValueError, match="has no field shoe"):
         event_lookup(*ROUND_KINDS, shoe=1)
+
+
+def offered(table: Table) -> list[int]:
+    """Whom the cut is offered to now, as the table state says."""
+    cut_offer: list[int] = present(table_state_now(table.pk))["shoe"]["cut_offer"]
+    return cut_offer
