@@ -261,14 +261,20 @@ class Seat(models.Model):
     @property
     def who(self) -> str:
         """Who sits here, as a sentence names them: "Ann Lee (card 12345)", "card 12345"."""
-        if not self.is_occupied:
-            return "nobody"
-        return player_label(self.player_name, self.player_card or None)
+        return who_sits(self.player_name, self.player_card)
 
     def as_data(self) -> dict[str, Any]:
         """The seat as plain data for the table state."""
-        return {
-            "number": self.number,
-            "player": self.player_name or None,
-            "card": self.player_card or None,
-        }
+        return seat_data(self.number, self.player_name, self.player_card)
+
+
+def who_sits(name: str, card: str) -> str:
+    """Who sits at a seat, as a sentence names them ("nobody" at an empty one)."""
+    if not (name or card):
+        return "nobody"
+    return player_label(name, card or None)
+
+
+def seat_data(number: int, name: str, card: str) -> dict[str, Any]:
+    """A seat as plain data for the table state."""
+    return {"number": number, "player": name or None, "card": card or None}

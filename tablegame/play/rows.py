@@ -27,7 +27,6 @@ from baccarat.drawing import Coup
 from baccarat.profiles import RulesSubmission, rules_submission
 from casino.models import Casino, Pit
 from fastpath import rows as sql_rows
-from tablegame.events import player_label
 from tablegame.models import (
     Card,
     DealerAssignment,
@@ -45,6 +44,7 @@ from tablegame.models import (
     VigorishMarker,
     Wager,
 )
+from tablegame.models.tables import seat_data, who_sits
 from tablegame.progressives.models import MustHitProgressive, MustHitWin, ProgressiveEntry
 
 ZERO = Decimal("0.00")
@@ -188,17 +188,11 @@ class SeatRow(Row):
     @property
     def who(self) -> str:
         """Who sits here, as a sentence names them (``Seat.who``)."""
-        if not self.is_occupied:
-            return "nobody"
-        return player_label(self.player_name, self.player_card or None)
+        return who_sits(self.player_name, self.player_card)
 
     def as_data(self) -> dict[str, Any]:
         """The seat as the table state has it (``Seat.as_data``)."""
-        return {
-            "number": self.number,
-            "player": self.player_name or None,
-            "card": self.player_card or None,
-        }
+        return seat_data(self.number, self.player_name, self.player_card)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
