@@ -108,6 +108,7 @@ EXTRAS: dict[str, Callable[[InPlay, Mapping[str, Any]], dict[str, Any]]] = {
     "collect_marker": seats.marker_of,
     "request_vigorish_form": seats.marker_of,
     "verify_shuffle": shoes.shuffled_by,
+    "leave_seat": seats.interrupted_wagers,
     "file_rules": rules.filings,
     "file_procedure": rules.filings,
     "assign_dealer": staff.assignments,

@@ -12,7 +12,8 @@ from typing import Any
 from baccarat.wagertypes import WagerType
 from tablegame import events
 from tablegame.errors import ActionError
-from tablegame.models import Round, Table, VigorishMarker
+from tablegame.models import Round, Table, VigorishMarker, Wager
+from tablegame.models.rounds import ACTIVE_ROUND_STATES
 from tablegame.models.tables import CARD_MAX_LENGTH, NAME_MAX_LENGTH
 from tablegame.play import changes as c
 from tablegame.play.changes import Changes
@@ -107,15 +108,31 @@ def refuse_open_markers(state: InPlay, doing: str, seat: int | None = None) -> N
         )
 
 
-def leave_seat(state: InPlay, command: Command, *, seat: int) -> Changes:
-    """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i))."""
+def interrupted_wagers(state: InPlay, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Before a player leaves during a simulated round (000 §13(d)): whether the seat has wagers
+    in the round it interrupted (one statement; nothing to read otherwise)."""
+    game = state.in_play
+    if game is None or not game.simulated:
+        return {"interrupted": False}
+    found = Wager.objects.filter(
+        round__table_id=state.table.key,
+        round__state__in=ACTIVE_ROUND_STATES,
+        seat=int(inputs.get("seat") or 0),
+    ).exists()
+    return {"interrupted": found}
+
+
+def leave_seat(state: InPlay, command: Command, *, seat: int, interrupted: bool = False) -> Changes:
+    """A player leaves; marked vigorish is settled first (000 §12(d)(2)(i)); not with wagers in
+    play, in the round dealt or in the round a simulated round interrupted (``interrupted``:
+    ``interrupted_wagers``)."""
     place = _seat(state, seat)
     if not place.is_occupied:
         raise ActionError(f"Seat {seat} is empty.")
     refuse_open_markers(state, "the player leaves", seat=seat)
     game = state.in_play
     placed = [w for w in state.wagers if w.seat == seat] if game else []
-    if game and game.state != Round.State.BETTING and placed:
+    if (game and game.state != Round.State.BETTING and placed) or interrupted:
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
     done = c.NONE
     if game and placed:
