@@ -274,8 +274,17 @@ def withdraw_wager(table: Table, *, seat: int, wager: str, actor: Actor) -> None
     game = _round(table)
     if game.state != State.BETTING:
         raise LateWager("No more bets: a wager may not be withdrawn now.")
-    if not any((w.seat, w.type) == (seat, wager) for w in game.wagers.all()):
+    taken = list(game.wagers.all())
+    if not any((w.seat, w.type) == (seat, wager) for w in taken):
         raise ActionError(f"Seat {seat} has no {wager} wager.")
+    # What stays must be a layout the table takes, as a wager placed must: a pair wager keeps
+    # the main wager it needs, a House Money payout the wager it rides on (else the coup,
+    # once complete, could be neither settled nor void).
+    left = [w for w in _engine_wagers(game, taken) if (w.seat, w.type.value) != (seat, wager)]
+    try:
+        check_wagers(left, game.rules.submission, _player_dealer(game))
+    except RulesError as error:
+        raise ActionError(f"{error} Withdraw the wager that needs it first.") from None
     work().delete(Wager.objects.filter(round=game, seat=seat, type=wager))
     work().drop_from(game, "wagers", lambda w: (w.seat, w.type) == (seat, wager))
     record(

@@ -1,0 +1,57 @@
+"""What the tablet's state machine (``test_commands_stateful``) found, each as a tablet meets it:
+the commands over the API, each answer checked against a reload (``tests.api.conftest.Tablet``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from tablegame.models import DealerAssignment, Table
+from tests.api.conftest import Tablet
+from tests.tablegame.conftest import ready_table
+
+#: The state machine runs on the demo's SQLite too; so do these.
+pytestmark = pytest.mark.sqlite
+
+
+def ready(profile: str) -> tuple[Table, Tablet]:
+    """The profile's table readied, and the tablet of the dealer the demo assigned to it."""
+    floor = User.objects.get(username="floor")
+    table = DealerAssignment.objects.current().get(table__profile=profile).table
+    dealer = DealerAssignment.objects.current().get(table=table).dealer
+    ready_table(profile, dealer, floor)
+    client = APIClient()
+    client.force_login(dealer)
+    return table, Tablet(client)
+
+
+def deal(tablet: Tablet, table: Table, cards: list[str]) -> Any:
+    state = None
+    for card in cards:
+        state = tablet.do(table, "round/cards/", {"card": card})
+    return state
+
+
+def test_a_wager_a_pair_wager_stands_beside_is_not_withdrawn_from_under_it(db, seeded):
+    """A pair wager needs a Banker, Player or Tie wager beside it (003): withdrawing that one
+    is refused, as placing the pair alone is. Once let through, the round could be neither
+    settled (the engine refuses the layout) nor void (its coup complete): the table was stuck."""
+    table, tablet = ready("mini-pairs")
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/wagers/", {"seat": 1, "type": "player", "amount": "25"})
+    tablet.do(table, "round/wagers/", {"seat": 1, "type": "player_pair", "amount": "5"})
+    before = tablet.state(table)
+    refused = tablet.post(table, "round/wagers/withdraw/", {"seat": 1, "type": "player"})
+    assert refused.status_code == 409, refused.content
+    assert "a pair wager needs a Banker, Player or Tie wager" in refused.json()["error"]
+    assert tablet.state(table) == before
+    tablet.do(table, "round/no-more-bets/")
+    deal(tablet, table, ["4H", "9C", "2S", "KS"])  # Player 6, Banker 9
+    settled = tablet.do(table, "round/settle/")
+    assert [(w["type"], w["result"]) for w in settled["round"]["wagers"]] == [
+        ("player", "lose"),
+        ("player_pair", "lose"),
+    ]
