@@ -36,6 +36,7 @@ from tablegame.models import (
     Table,
     VigorishMarker,
 )
+from tablegame.models.rounds import ACTIVE_ROUND_STATES
 
 
 def table_state(table: Table) -> dict[str, Any]:
@@ -160,7 +161,7 @@ def command_answer(
         "patched": [],
     }
     patch = kinds and all(kind in ROUND_PATCHES for kind in kinds)
-    if "repeat" in names and reads.game is not None and reads.game.simulated:
+    if "repeat" in names and _repeats_nothing(reads.game):
         names.discard("repeat")  # a simulated round is not repeated: the last stays
     for name in PARTS:
         if name not in names:
@@ -174,6 +175,13 @@ def command_answer(
             answer[name] = reads.part(name)
             answer["changed"].append(name)
     return answer
+
+
+def _repeats_nothing(game: Round | None) -> bool:
+    """Whether what "repeat" places stays as it was whatever the events: the round shown is a
+    simulated one, or one in play (a simulated round's settlement answers with the round it
+    interrupted, which goes on)."""
+    return game is not None and (game.simulated or game.state in ACTIVE_ROUND_STATES)
 
 
 def _changed_by(payload: TablePayload) -> tuple[str, ...]:

@@ -584,6 +584,8 @@ def _steps(game: Round, steps: Sequence[Step], start: int) -> list[SettlementSte
 
 
 SETTLED_FIELDS = ("result", "payout", "vigorish", "returned", "fee", "award")
+#: What the answer shows of the round a simulated round interrupted, read with it.
+RESUMED_LISTS = ("cards", "wagers", "steps", "irregularities")
 
 
 @action
@@ -595,6 +597,11 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
         raise ActionError("The coup is not complete: deal the cards the rules call for.")
     rules = game.rules.submission
     coup = game.coup(game.cards.all())  # the coup counts the two hands' cards only
+    resumed = None
+    if game.simulated:  # the round it interrupted, with what the answer shows of it, read
+        # before this one's settlement waits to be written (its lists join the round)
+        interrupted = table.rounds.active().exclude(pk=game.pk).select_related("rules", "shoe")
+        resumed = interrupted.prefetch_related(*RESUMED_LISTS).first()
     meters = _contribute_to_meters(table, game, rules)
     taken = list(game.wagers.all())
     try:
@@ -651,7 +658,6 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
         ),
     )
     if game.simulated:  # the round it interrupted goes on: the answer shows that one (000 §13(d))
-        resumed = table.rounds.active().exclude(pk=game.pk).select_related("rules", "shoe").first()
         if resumed is not None:
             work().changed(game=resumed, shoe=shoe, cards=list(resumed.cards.all()))
         return game

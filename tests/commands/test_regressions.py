@@ -55,3 +55,26 @@ def test_a_wager_a_pair_wager_stands_beside_is_not_withdrawn_from_under_it(db, s
         ("player", "lose"),
         ("player_pair", "lose"),
     ]
+
+
+def a_simulated_round(tablet: Tablet, table: Table) -> None:
+    """A card found face up (7C) starts a simulated round, which is dealt to its end: Player
+    7C KS = 7 stands, Banker 2C 3D = 5 draws the 4D."""
+    body = {"kind": "card_face_up", "card": "7C", "disclosed": True}
+    state = tablet.do(table, "round/irregularities/", body)
+    assert state["round"]["simulated"]
+    deal(tablet, table, ["2C", "KS", "3D", "4D"])
+
+
+def test_a_simulated_round_is_settled_over_the_api_and_the_round_it_interrupted_goes_on(db, seeded):
+    """Settling a simulated round answers the round it interrupted, read before the command's
+    writes wait for their flush (it was read after, and the tests' guard of the unit of work,
+    ``tests.conftest.fail_reads_of_waiting_writes``, failed the command on PostgreSQL)."""
+    table, tablet = ready("ma-mini")
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/wagers/", {"seat": 1, "type": "banker", "amount": "100"})
+    tablet.do(table, "round/no-more-bets/")
+    a_simulated_round(tablet, table)
+    resumed = tablet.do(table, "round/settle/")["round"]
+    assert (resumed["number"], resumed["simulated"], resumed["state"]) == (1, False, "dealing")
+    assert [(w["seat"], w["type"]) for w in resumed["wagers"]] == [(1, "banker")]
