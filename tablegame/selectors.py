@@ -8,7 +8,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from django.db.models import IntegerField, Value
+from django.db.models import F, IntegerField, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -356,7 +356,11 @@ def labels() -> dict[str, Any]:
 
 
 def _last_round(shoe: Shoe | None) -> Round | None:
-    return shoe.rounds.order_by("-number").first() if shoe else None
+    """The shoe's round that ended last (none is in play): by the number, a simulated round
+    would come after the round it interrupted, which ended after it."""
+    if shoe is None:
+        return None
+    return shoe.rounds.order_by(F("settled_at").desc(nulls_last=True), "-number").first()
 
 
 def _marker(m: VigorishMarker) -> dict[str, Any]:

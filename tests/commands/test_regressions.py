@@ -78,3 +78,19 @@ def test_a_simulated_round_is_settled_over_the_api_and_the_round_it_interrupted_
     resumed = tablet.do(table, "round/settle/")["round"]
     assert (resumed["number"], resumed["simulated"], resumed["state"]) == (1, False, "dealing")
     assert [(w["seat"], w["type"]) for w in resumed["wagers"]] == [(1, "banker")]
+
+
+def test_the_round_settled_after_a_simulated_round_is_the_one_a_reload_shows(db, seeded):
+    """Between rounds a reload shows the round that ended last, as the settlement's answer
+    does: the round a simulated round interrupted, settled after it; not the simulated round,
+    numbered after it but ended before it, which a reload showed in its place."""
+    table, tablet = ready("ma-mini")
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/wagers/", {"seat": 1, "type": "banker", "amount": "100"})
+    tablet.do(table, "round/no-more-bets/")
+    a_simulated_round(tablet, table)
+    tablet.do(table, "round/settle/")  # the simulated round: the real one goes on
+    deal(tablet, table, ["9H", "2C", "KS", "3D"])  # Player 9 beats Banker 5
+    state = tablet.do(table, "round/settle/")  # checked against a reload
+    assert (state["round"]["number"], state["round"]["simulated"]) == (1, False)
+    assert [(w["seat"], w["result"]) for w in state["round"]["wagers"]] == [(1, "lose")]
