@@ -605,13 +605,16 @@ def settle_round(table: Table, *, actor: Actor) -> Round:
     meters = _contribute_to_meters(table, game, rules)
     taken = list(game.wagers.all())
     try:
-        result = settle(
-            coup,
-            _engine_wagers(game, taken),
-            rules,
-            player_dealer=_player_dealer(game),
-            meters={m.name: m.amount for m in meters},
-        )
+        if game.simulated:  # no wagers (000 §13(d)), nobody banks it: its outcome alone
+            result = Settlement(Outcome.of(coup), (), ())
+        else:
+            result = settle(
+                coup,
+                _engine_wagers(game, taken),
+                rules,
+                player_dealer=_player_dealer(game),
+                meters={m.name: m.amount for m in meters},
+            )
     except RulesError as error:
         raise ActionError(str(error)) from None
     _reseed_hit_meters(table, game, meters, result, rules)

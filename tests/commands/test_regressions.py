@@ -94,3 +94,25 @@ def test_the_round_settled_after_a_simulated_round_is_the_one_a_reload_shows(db,
     state = tablet.do(table, "round/settle/")  # checked against a reload
     assert (state["round"]["number"], state["round"]["simulated"]) == (1, False)
     assert [(w["seat"], w["result"]) for w in state["round"]["wagers"]] == [(1, "lose")]
+
+
+def test_a_simulated_round_at_a_player_dealer_table_is_settled(db, seeded):
+    """A card found face up starts a simulated round (001 follows 000 §13(d)): it has no
+    wagers and nobody banks it, and it is settled like any round; the round it interrupted then
+    resumes. The engine was asked to settle it with no player-dealer, and refused: the round
+    could not end, nor the one it interrupted."""
+    table, tablet = ready("ca-commission-free")
+    tablet.do(table, "player-dealer/", {"seat": 1, "declined": []})
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/player-dealer-bank/", {"bank": "2000.00"})
+    tablet.do(table, "round/wagers/", {"seat": 2, "type": "player", "amount": "25"})
+    tablet.do(table, "round/no-more-bets/")
+    a_simulated_round(tablet, table)
+    state = tablet.do(table, "round/settle/")
+    resumed = state["round"]
+    assert not resumed["simulated"] and resumed["state"] == "dealing"
+    deal(tablet, table, ["9H", "2C", "KS", "3D"])  # Player 9 beats Banker 5
+    settled = tablet.do(table, "round/settle/")["round"]
+    assert [(w["seat"], w["result"], w["payout"]) for w in settled["wagers"]] == [
+        (2, "win", "25.00")
+    ]
