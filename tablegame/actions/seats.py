@@ -13,7 +13,8 @@ from tablegame import events
 from tablegame.actions.common import ActionError, action, check_text, lock_table, record, require
 from tablegame.actions.tables import refuse_open_markers
 from tablegame.live import live
-from tablegame.models import Round, Seat, Table
+from tablegame.models import Round, Seat, Table, Wager
+from tablegame.models.rounds import ACTIVE_ROUND_STATES
 from tablegame.models.tables import CARD_MAX_LENGTH, NAME_MAX_LENGTH
 from tablegame.work import work
 
@@ -113,7 +114,9 @@ def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     refuse_open_markers(table, "the player leaves", seat=seat)
     game = live(table).round
     placed = [w for w in game.wagers.all() if w.seat == seat] if game else []
-    if game and game.state != Round.State.BETTING and placed:
+    # A simulated round (000 §13(d)) interrupted a round whose wagers are in play too.
+    in_play = bool(placed) and game is not None and game.state != Round.State.BETTING
+    if in_play or (game is not None and game.simulated and _wagers_in_play(table, seat)):
         raise ActionError(f"Seat {seat} has wagers in play: settle the round first.")
     if game and placed:
         for w in placed:
@@ -130,3 +133,10 @@ def leave_seat(table: Table, *, seat: int, actor: Actor) -> Seat:
     work().save_now(place, ["player_name", "player_card", "occupied_since"])
     record(table, actor, left)
     return place
+
+
+def _wagers_in_play(table: Table, seat: int) -> bool:
+    """Whether the seat has a wager in any round in play at the table."""
+    return Wager.objects.filter(
+        round__table=table, round__state__in=ACTIVE_ROUND_STATES, seat=seat
+    ).exists()

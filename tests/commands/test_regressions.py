@@ -116,3 +116,22 @@ def test_a_simulated_round_at_a_player_dealer_table_is_settled(db, seeded):
     assert [(w["seat"], w["result"], w["payout"]) for w in settled["wagers"]] == [
         (2, "win", "25.00")
     ]
+
+
+def test_a_player_does_not_leave_with_wagers_in_the_round_a_simulated_round_interrupted(db, seeded):
+    """A player whose wagers are in play may not leave, whichever round is dealt now: during a
+    simulated round, their wagers wait in the round it interrupted (they were let go, and the
+    round settled wagers of an empty seat)."""
+    table, tablet = ready("ma-mini")
+    tablet.do(table, "round/open/")
+    tablet.do(table, "round/wagers/", {"seat": 1, "type": "banker", "amount": "100"})
+    tablet.do(table, "round/no-more-bets/")
+    tablet.do(
+        table, "round/irregularities/", {"kind": "card_face_up", "card": "7C", "disclosed": True}
+    )
+    before = tablet.state(table)
+    refused = tablet.post(table, "seats/1/leave/")
+    assert refused.status_code == 409, refused.content
+    assert refused.json() == {"error": "Seat 1 has wagers in play: settle the round first."}
+    assert tablet.state(table) == before
+    tablet.do(table, "seats/2/leave/")  # no wager: free to go
