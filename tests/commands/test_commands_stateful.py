@@ -22,8 +22,8 @@ its cards and wagers, as the tablet previewed it, with the day's tallies grown b
 example the gaming day verifies against the record (``tablegame.verification.check_day``).
 
 For each of the ten profiles, ``EXAMPLES`` (8) examples of ``STEPS`` (25) steps: 2,000 steps
-on each database, about 3,100 commands (a whole round, or a new shoe from receipt to burn, is
-one step); about 2½ minutes on PostgreSQL, 1½ on SQLite. The profiles' runs together must have
+on each database, about 3,500 commands (a whole round, or a new shoe from receipt to burn, is
+one step); 2 to 3 minutes on each database on two cores. The profiles' runs together must have
 done each thing the machine is written to do (``test_the_profiles_together_cover_the_tablet``).
 """
 
