@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 
 from casino import access
@@ -27,6 +26,7 @@ from casino.page_commands import KEY_REUSED
 from casino.roles import Actor
 from fastpath import rows
 from tablegame import broadcast
+from tablegame.dealers import refusal_among
 from tablegame.errors import ActionError, NotAllowed
 from tablegame.events import RulesInForce
 from tablegame.models import CommandRecord
@@ -218,20 +218,10 @@ def _check_access(state: InPlay, actor: Actor, name: str) -> None:
         raise NotAllowed(decision.reason)
     if access.floor_role(actor) != "dealer":
         return
-    table_id = state.table.id
-    mine = [a for a in state.assignments if a.dealer_id == actor.pk]
-    for a in mine:  # their own table first: where to go
-        if a.table_id != table_id:
-            raise NotAllowed(
-                f"You are assigned to {a.table_name}: a dealer acts only at their own table."
-            )
-    for a in state.assignments:
-        if a.table_id == table_id and a.dealer_id != actor.pk:
-            raise NotAllowed(
-                f"{a.username} deals this table: ask the floor to assign you here first."
-            )
-    if not state.assignments and settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED:
-        raise NotAllowed("The floor has not assigned you to this table: ask a floorperson.")
+    assignments = [(a.dealer_id, a.table_id, a.table_name, a.username) for a in state.assignments]
+    refusal = refusal_among(actor.pk, state.table.key, assignments)
+    if refusal is not None:
+        raise NotAllowed(refusal)
 
 
 def _taken_effect(state: InPlay, command: Command) -> Changes:

@@ -10,6 +10,7 @@ and pit bosses act at any table of their pit, as before.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db.models import Q
@@ -29,11 +30,19 @@ def dealer_refusal(actor: Actor, table: Table | int | None) -> str | None:
         .filter(Q(dealer_id=actor.pk) | Q(table_id=table_id))
         .values_list("dealer_id", "table_id", "table__name", "dealer__username")
     )
-    for dealer_id, at_table, table_name, _ in rows:  # their own table first: where to go
-        if dealer_id == actor.pk and at_table != table_id:
+    return refusal_among(actor.pk, table_id, rows)
+
+
+def refusal_among(
+    dealer_id: int, table_id: int, rows: Sequence[tuple[int, int, str, str]]
+) -> str | None:
+    """Why the dealer ``dealer_id`` may not act at ``table_id``, given the assignments in force
+    that concern them or the table (``(dealer, table, table's name, dealer's username)``)."""
+    for dealer, at_table, table_name, _ in rows:  # their own table first: where to go
+        if dealer == dealer_id and at_table != table_id:
             return f"You are assigned to {table_name}: a dealer acts only at their own table."
-    for dealer_id, at_table, _, username in rows:
-        if at_table == table_id and dealer_id != actor.pk:
+    for dealer, at_table, _, username in rows:
+        if at_table == table_id and dealer != dealer_id:
             return f"{username} deals this table: ask the floor to assign you here first."
     if not rows and settings.DEALERS_ACT_ONLY_WHERE_ASSIGNED:
         return "The floor has not assigned you to this table: ask a floorperson."
